@@ -342,11 +342,15 @@ export function checkApplyDocument(
       }
     }
   }
-  if (c.problems.length) {
-    const [first, ...rest] = c.problems;
-    throw new UsageError(`invalid delivery file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
-  }
+  refuseProblems(c.problems, 'invalid delivery file: ');
   return { squids, secrets: c.secrets, missing: c.missing };
+}
+
+/** Every problem found, as one usage error (exit 2): the first after `prefix` (and before `suffix`), the rest its details. */
+export function refuseProblems(problems: string[], prefix: string, suffix = ''): void {
+  if (problems.length === 0) return;
+  const [first, ...rest] = problems;
+  throw new UsageError(`${prefix}${first}${suffix}`, { details: rest.map((p) => `  also: ${p}`) });
 }
 
 /**

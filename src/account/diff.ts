@@ -6,6 +6,7 @@ import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { TASKS_PATH, taskBatches, taskPath } from '../api/tasks.js';
 import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { diffDelivery, type DiffContext } from './delivery-diff.js';
+import { refuseProblems } from './delivery-file.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { MASK } from '../lib/secrets.js';
 import { SECRET_FIELDS, type AppliedState } from './applied.js';
@@ -357,10 +358,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
     const chain = opts.findOnly ? undefined : chainStep(s, have, who, live.crawlers, problems);
     if (chain) chainSteps.push(chain);
   }
-  if (problems.length) {
-    const [first, ...rest] = problems;
-    throw new UsageError(`invalid account file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
-  }
+  refuseProblems(problems, 'invalid account file: ');
   const deleteSteps = want.prune && want.managesSquids ? pruneSteps(live) : [];
   const billing = want.billing && live.autoReset ? billingStep(want.billing, live.autoReset) : undefined;
 

@@ -43,11 +43,13 @@ function envName(kind: string, squid: string, used: Set<string>): string {
  */
 function urlWithRefs(url: unknown, kind: string, squid: string, used: Set<string>, refs: string[] | null): unknown {
   if (typeof url !== 'string' || refs === null) return url;
-  return maskUrlAsWritten(url, () => {
-    const ref = envName(kind, squid, used);
-    refs.push(ref);
-    return ref;
-  });
+  return maskUrlAsWritten(url, () => listedRef(refs, envName(kind, squid, used)));
+}
+
+/** A \${…} reference, listed in `refs` too. */
+function listedRef(refs: string[], ref: string): string {
+  refs.push(ref);
+  return ref;
 }
 
 /**
@@ -59,18 +61,12 @@ function urlWithRefs(url: unknown, kind: string, squid: string, used: Set<string
 export function webhookUrlWithRef(url: unknown, squid: string, used: Set<string>, refs: string[] | null): unknown {
   if (typeof url !== 'string' || refs === null || /^\$\{\w+\}$/.test(url)) return url;
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/is.exec(url);
-  const whole = () => {
-    const ref = envName('WEBHOOK_URL', squid, used);
-    refs.push(ref);
-    return ref;
-  };
+  const whole = () => listedRef(refs, envName('WEBHOOK_URL', squid, used));
   if (!m) return url === '' ? url : whole();
   const origin = urlWithRefs(m[1], 'WEBHOOK_PASSWORD', squid, used, refs) as string;
   const rest = m[2];
   if (rest === '' || rest === '/' || /^\/?\$\{\w+\}$/.test(rest)) return origin + rest;
-  const ref = envName('WEBHOOK_PATH', squid, used);
-  refs.push(ref);
-  return `${origin}/${ref}`;
+  return `${origin}/${listedRef(refs, envName('WEBHOOK_PATH', squid, used))}`;
 }
 
 function squidEntry(

@@ -79,11 +79,9 @@ export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec
   /**
    * Receives the positional arguments and the verb's own options, typed from `options` (OptionsOf): `opts.squid` is
    * a string or undefined, and a flag the verb does not declare is a compile error. Returns an exit code (default
-   * 0). Errors are thrown as SqError subclasses.
-   */
-  /**
-   * `command` is the commander command invoked (its parents lead to the whole tree); undefined when the line was plain
-   * and read without commander (src/shell/dispatch.ts), which never happens for `sq completion`.
+   * 0). Errors are thrown as SqError subclasses. `command` is the commander command invoked (its parents lead to the
+   * whole tree); undefined when the line was plain and read without commander (src/shell/dispatch.ts), which never
+   * happens for `sq completion`.
    */
   run(ctx: Ctx, args: string[], opts: OptionsOf<Os>, command?: Command): Promise<number | void>;
 }

@@ -63,10 +63,9 @@ export interface Ctx {
   outputSettings(): OutputSettings;
   /** The profile store; a corrupt profile file is a UsageError unless `allowCorrupt` (auth login replaces it). */
   config(opts?: { allowCorrupt?: boolean }): Promise<ProfileStore>;
-  /** The API client with the resolved key and base URL; throws AuthError when there is no key. */
   /**
-   * The HTTP client for the resolved profile and base URL. `auth: false` for calls that need no key; `token` to
-   * try a key that is not stored yet (auth login).
+   * The HTTP client for the resolved profile and base URL (an AuthError when there is no key). `auth: false` for calls
+   * that need no key; `token` to try a key that is not stored yet (auth login).
    */
   http(opts?: { auth?: boolean; token?: string }): Promise<HttpClient>;
   prompter(): Promise<Prompter>;

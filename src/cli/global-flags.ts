@@ -1,7 +1,7 @@
 // The global options as data, and what their parsed values mean: no commander here, so that a plain command line
 // (src/shell/dispatch.ts) is parsed without loading it. global-options.ts turns these into commander Options.
 import type { OptionSpec } from './command.js';
-import type { Globals } from './context.js';
+import { DEFAULT_GLOBALS, type Globals } from './context.js';
 import { FORMATS } from '../output/types.js';
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [
@@ -89,30 +89,14 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   },
 ];
 
+/**
+ * The parsed options as Globals: a switch takes the value that is not its default only when given so (--json true,
+ * --no-color false); a value option only when it is a string.
+ */
 export function readGlobals(o: Record<string, unknown>): Globals {
-  return {
-    profile: str(o.profile),
-    baseUrl: str(o.baseUrl),
-    json: o.json === true,
-    format: str(o.format),
-    fields: str(o.fields),
-    jq: str(o.jq),
-    template: str(o.template),
-    color: o.color !== false,
-    quiet: o.quiet === true,
-    verbose: o.verbose === true,
-    yes: o.yes === true,
-    input: o.input !== false,
-    dryRun: o.dryRun === true,
-    showSecrets: o.showSecrets === true,
-    fullIds: o.fullIds === true,
-    absoluteTimes: o.absoluteTimes === true,
-    wide: o.wide === true,
-    csvSafe: o.csvSafe === true,
-    insecureHttp: o.insecureHttp === true,
-  };
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
+  const g: Record<string, unknown> = { ...DEFAULT_GLOBALS };
+  for (const k of Object.keys(g)) if (o[k] === !g[k]) g[k] = o[k];
+  for (const k of ['profile', 'baseUrl', 'format', 'fields', 'jq', 'template'])
+    if (typeof o[k] === 'string') g[k] = o[k];
+  return g as unknown as Globals;
 }

@@ -13,7 +13,6 @@ import { TimeoutError } from '../errors.js';
 import { durationFlag } from '../validate/index.js';
 import { finiteNumber, stringOf, type Rec } from '../lib/guards.js';
 import type { Style } from '../output/ansi.js';
-import { truncateWidth } from '../output/width.js';
 import { openWeb, WEB_OPTION } from '../cli/browser.js';
 import type { Status, StatusRun, WindowReset } from './_shared/status-screen.js';
 import { resetOfRun, windowResets } from '../billing/resets.js';
@@ -83,7 +82,7 @@ export default defineVerb({
       await ctx.out.record(status);
       return;
     }
-    if (!s.stdoutIsTTY) ctx.out.text(screen(status, ctx.out.style, 0));
+    if (!s.stdoutIsTTY) ctx.out.text(screen(status, ctx.out.style));
     else {
       // On a terminal, for a person: the progress of each run in progress (one read each, a few at most).
       const progress = await runProgress(http, status.runs_in_progress);
@@ -266,8 +265,8 @@ function brief(r: Run): StatusRun {
   };
 }
 
-/** The text screen; `width` > 0 cuts long lines (a terminal), 0 keeps them whole (piped). */
-function screen(st: Status, style: Style, width: number): string {
+/** The text screen, piped: long lines kept whole. */
+function screen(st: Status, style: Style): string {
   const n = (v: number | null) => (v === null ? '?' : v.toLocaleString('en-US'));
   const lines: string[] = [];
   const section = (title: string) => lines.push('', style.bold(title));
@@ -317,5 +316,5 @@ function screen(st: Status, style: Style, width: number): string {
   lines.push(
     `  ${style.dim('webhook and SFTP delivery outcomes are not reported by the API: check a channel with `sq delivery test`')}`,
   );
-  return lines.map((l) => (width > 0 ? truncateWidth(l, width) : l)).join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

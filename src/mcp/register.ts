@@ -115,30 +115,18 @@ function registerResources(server: ReturnType<typeof buildServer>, s: Shared) {
     };
   };
   const idOf = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
-  server.registerResource(
-    'squid',
-    new ResourceTemplate('sq://squids/{id}', {
-      list: (extra) => listed(['squids', 'list', '--limit=100'], 'sq://squids/', extra.signal),
-    }),
-    {
-      title: 'Squid',
-      description: 'A squid as `sq squids get <id> --json` shows it (id, id prefix or exact name)',
-      mimeType: 'application/json',
-    },
-    (uri, vars, extra) => json(['squids', 'get', '--', decodeURIComponent(idOf(vars.id))], uri.href, extra.signal),
-  );
-  server.registerResource(
-    'run',
-    new ResourceTemplate('sq://runs/{id}', {
-      list: (extra) => listed(['runs', 'list', '--limit=20'], 'sq://runs/', extra.signal),
-    }),
-    {
-      title: 'Run',
-      description: 'A run as `sq runs get <id> --json` shows it; listed: the 20 most recent runs',
-      mimeType: 'application/json',
-    },
-    (uri, vars, extra) => json(['runs', 'get', '--', decodeURIComponent(idOf(vars.id))], uri.href, extra.signal),
-  );
+  // A squid or a run by its id, listed: the newest `limit` of them.
+  const byId = (noun: 'squids' | 'runs', title: string, limit: number, description: string) =>
+    server.registerResource(
+      noun.slice(0, -1),
+      new ResourceTemplate(`sq://${noun}/{id}`, {
+        list: (extra) => listed([noun, 'list', `--limit=${limit}`], `sq://${noun}/`, extra.signal),
+      }),
+      { title, description, mimeType: 'application/json' },
+      (uri, vars, extra) => json([noun, 'get', '--', decodeURIComponent(idOf(vars.id))], uri.href, extra.signal),
+    );
+  byId('squids', 'Squid', 100, 'A squid as `sq squids get <id> --json` shows it (id, id prefix or exact name)');
+  byId('runs', 'Run', 20, 'A run as `sq runs get <id> --json` shows it; listed: the 20 most recent runs');
   server.registerResource(
     'status',
     'sq://status',

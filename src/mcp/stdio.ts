@@ -119,11 +119,7 @@ export class LineTransport {
       return;
     }
     const id = invalidRequestId(msg);
-    if (id !== undefined) {
-      this.reply(id, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
-      this.log('a message that is not JSON-RPC 2.0');
-      return;
-    }
+    if (id !== undefined) return this.notJsonRpc(id);
     if (this.early) {
       this.answerEarly(msg);
       this.early.push(msg);
@@ -157,15 +153,15 @@ export class LineTransport {
     const parsed = this.sdk?.JSONRPCMessageSchema.safeParse(msg);
     if (!parsed?.success) {
       const id = (msg as { id?: unknown } | null)?.id;
-      this.reply(
-        typeof id === 'string' || typeof id === 'number' ? id : null,
-        -32600,
-        'Invalid Request: not a JSON-RPC 2.0 message',
-      );
-      this.log('a message that is not JSON-RPC 2.0');
-      return;
+      return this.notJsonRpc(typeof id === 'string' || typeof id === 'number' ? id : null);
     }
     this.onmessage?.(parsed.data);
+  }
+
+  /** A message that is not JSON-RPC 2.0: answered -32600 (with its id, or null), and logged. */
+  private notJsonRpc(id: string | number | null) {
+    this.reply(id, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+    this.log('a message that is not JSON-RPC 2.0');
   }
 
   private reply(id: string | number | null, code: number, message: string) {

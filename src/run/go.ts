@@ -25,6 +25,7 @@ import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { NotFoundError, RunFailedError, SqError, UsageError } from '../errors.js';
 import { shellWord } from '../io/shell.js';
+import { refuseProblems } from '../account/delivery-file.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
 import { writeResults } from '../results/engine.js';
@@ -87,12 +88,9 @@ export async function go(ctx: Ctx, crawlerRef: string, values: string[], opts: G
   const toFile = !(input.sync && output === undefined);
   const n = toFile ? await exportRun(ctx, job, runId, input.target) : 0;
   await job.finish();
-  if (failed) {
-    if (toFile)
-      ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} of the failed run to ${output ?? 'stdout'}`);
-    throw failed;
-  }
-  if (toFile) ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
+  const records = `${count(n)} record${n === 1 ? '' : 's'}${failed ? ' of the failed run' : ''}`;
+  if (toFile) ctx.out.info(`exported ${records} to ${output ?? 'stdout'}`);
+  if (failed) throw failed;
   if (input.summary) {
     await ctx.out.record({
       squid: { id: squidId, name, created },
@@ -181,8 +179,7 @@ async function checkAgainstCrawler(
       : []),
     ...badTaskValues(declaredParams, tasks, (i) => `TASK ${i + 1}`),
   ];
-  const [first, ...rest] = problems;
-  if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
+  refuseProblems(problems, '', '; nothing was sent');
   return { ...crawler, slug };
 }
 
@@ -346,18 +343,8 @@ async function exportRun(ctx: Ctx, job: GoJob, runId: string, target: ResultsTar
           `run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`,
         );
       else {
-        const words = [
-          'sq',
-          'results',
-          'list',
-          '--run',
-          runId,
-          '--all',
-          '--format',
-          format,
-          ...(output !== undefined ? ['-o', output] : []),
-        ];
-        if (force && output !== undefined) words.push('--force');
+        const to = output === undefined ? [] : ['-o', output, ...(force ? ['--force'] : [])];
+        const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...to];
         err.details.push(
           `run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`,
         );

@@ -293,24 +293,9 @@ function contextIO(init: ContextInit): IO {
 
 /** The output settings the global flags, the environment and the streams make. */
 function settingsOf(g: Globals, env: Record<string, string | undefined>, io: IO): OutputSettings {
-  return resolveOutputSettings({
-    json: g.json,
-    format: g.format,
-    fields: g.fields,
-    jq: g.jq,
-    template: g.template,
-    color: g.color,
-    quiet: g.quiet,
-    showSecrets: g.showSecrets,
-    fullIds: g.fullIds,
-    absoluteTimes: g.absoluteTimes,
-    wide: g.wide,
-    csvSafe: g.csvSafe,
-    env,
-    stdoutIsTTY: io.stdoutIsTTY,
-    stderrIsTTY: io.stderrIsTTY,
-    columns: io.columns,
-  });
+  // Every global flag the settings read is a Globals field of the same name; the others are not read.
+  const { stdoutIsTTY, stderrIsTTY, columns } = io;
+  return resolveOutputSettings({ ...g, env, stdoutIsTTY, stderrIsTTY, columns });
 }
 
 /** What the API client of a command is made with: its key and base URL, trace, notices, timeouts, pacing, retries. */

@@ -49,6 +49,9 @@ function mdText(s: string): string {
     .join('');
 }
 
+/** A table's first two lines: its two headers and the rule under them. */
+const mdHead = (a: string, b: string) => [`| ${a} | ${b} |`, '|---|---|'];
+
 function mdCell(s: string): string {
   return mdText(s).replace(/\|/g, '\\|');
 }
@@ -56,8 +59,7 @@ function mdCell(s: string): string {
 function mdOptions(cmd: Command, opts: Option[]): string[] {
   const help = cmd.createHelp();
   return [
-    '| Option | Description |',
-    '|---|---|',
+    ...mdHead('Option', 'Description'),
     ...opts.map((o) => `| \`${help.optionTerm(o)}\` | ${mdCell(help.optionDescription(o))} |`),
   ];
 }
@@ -74,8 +76,7 @@ function mdCommand(cmd: Command, level: number): string[] {
   const subs = visibleCommands(cmd);
   if (subs.length) {
     out.push(
-      '| Command | What it does |',
-      '|---|---|',
+      ...mdHead('Command', 'What it does'),
       ...subs.map(
         (s) => `| [\`sq ${commandPath(s).join(' ')}\`](#${anchor(s)}) | ${mdCell(s.summary() || s.description())} |`,
       ),
@@ -105,8 +106,7 @@ export function markdownReference(program: Command): Map<string, string> {
     '',
     mdText(program.description()),
     '',
-    '| Command | What it does |',
-    '|---|---|',
+    ...mdHead('Command', 'What it does'),
     ...nouns.map((n) => `| [\`sq ${n.name()}\`](${n.name()}.md) | ${mdCell(n.summary() || n.description())} |`),
     '',
     '## Global options',
@@ -117,14 +117,12 @@ export function markdownReference(program: Command): Map<string, string> {
     '',
     '## Environment',
     '',
-    '| Variable | Meaning |',
-    '|---|---|',
+    ...mdHead('Variable', 'Meaning'),
     ...ENVIRONMENT.map(([k, v]) => `| \`${k}\` | ${mdCell(v)} |`),
     '',
     '## Exit codes',
     '',
-    '| Code | Meaning |',
-    '|---|---|',
+    ...mdHead('Code', 'Meaning'),
     ...EXIT_CODES.map(([k, v]) => `| ${k} | ${mdCell(v)} |`),
     '',
     '## Help topics',

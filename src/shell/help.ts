@@ -13,17 +13,15 @@ export async function showHelp(
   opts: { man?: boolean; buildAll: () => Promise<Command> },
 ): Promise<number> {
   const t = topic.join(' ');
+  const w = helpWidth(ctx.io.stdoutIsTTY, ctx.io.columns);
   if (t === 'environment' || t === 'env') {
-    ctx.out.text(`Environment variables:\n${definitions(ENVIRONMENT, 20, width(ctx))}\n`);
+    ctx.out.text(`Environment variables:\n${definitions(ENVIRONMENT, 20, w)}\n`);
     return 0;
   }
   if (t === 'exit-codes' || t === 'exit-code') {
+    const codes = EXIT_CODES.map(([k, v]): [string, string] => [String(k), v]);
     ctx.out.text(
-      `Exit codes:\n${definitions(
-        EXIT_CODES.map(([k, v]) => [String(k), v]),
-        5,
-        width(ctx),
-      )}\n` +
+      `Exit codes:\n${definitions(codes, 5, w)}\n` +
         'With --json, an error is also written to stderr\nas one JSON object:\n' +
         '  {"error":{"code":<exit>,"status":<http|null>,"message":"...",\n' +
         '            "retry_after":<s|null>}}\n',
@@ -32,26 +30,18 @@ export async function showHelp(
   }
   if (t === 'globals' || t === 'global') {
     const { GLOBAL_OPTIONS } = await import('../cli/global-flags.js');
-    ctx.out.text(
-      `Global flags (every command takes them):\n${definitions(
-        GLOBAL_OPTIONS.map((o) => [o.flags, o.description]),
-        24,
-        width(ctx),
-      )}\n`,
-    );
+    const flags = GLOBAL_OPTIONS.map((o): [string, string] => [o.flags, o.description]);
+    ctx.out.text(`Global flags (every command takes them):\n${definitions(flags, 24, w)}\n`);
     return 0;
   }
   const named = TOPICS[t];
   if (named) {
-    ctx.out.text(`${wrapParagraphs(named.text, width(ctx))}\n`);
+    ctx.out.text(`${wrapParagraphs(named.text, w)}\n`);
     return 0;
   }
   if (t === 'topics') {
-    const rows: [string, string][] = [
-      ...BUILT_IN,
-      ...Object.entries(TOPICS).map(([k, v]): [string, string] => [k, v.summary]),
-    ];
-    ctx.out.text(`Help topics (sq help <topic>):\n${definitions(rows, 14, width(ctx))}\n`);
+    const rows = [...BUILT_IN, ...Object.entries(TOPICS).map(([k, v]): [string, string] => [k, v.summary])];
+    ctx.out.text(`Help topics (sq help <topic>):\n${definitions(rows, 14, w)}\n`);
     return 0;
   }
   if (opts.man) {
@@ -86,10 +76,6 @@ const BUILT_IN: [string, string][] = [
   ['exit-codes', 'what each exit code means'],
   ['globals', 'the flags every command takes'],
 ];
-
-function width(ctx: Ctx): number {
-  return helpWidth(ctx.io.stdoutIsTTY, ctx.io.columns);
-}
 
 /** `  KEY   text…` rows, the text wrapped at `width` under itself (a hanging indent), as the rest of help is. */
 export function definitions(rows: readonly (readonly [string, string])[], keyWidth: number, width: number): string {

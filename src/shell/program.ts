@@ -100,12 +100,8 @@ function addNoun(program: Command, spec: NounSpec, ctx: Ctx, verb?: string): Com
       for (const a of v.aliases ?? []) stub.alias(a);
     }
   }
-  const first = spec.verbs[0];
-  if (first)
-    addExamples(
-      noun,
-      spec.verbs.flatMap((v) => v.examples.slice(0, 1)),
-    );
+  const firsts = spec.verbs.flatMap((v) => v.examples.slice(0, 1));
+  if (spec.verbs.length) addExamples(noun, firsts);
   return noun;
 }
 

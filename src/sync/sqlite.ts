@@ -58,11 +58,8 @@ export function noSqlite(): UsageError {
 }
 
 async function engineFor(path: string): Promise<Engine> {
-  if (!process.env.SQ_SQLITE_NO_BUILTIN) {
-    const builtin = builtinSqlite();
-    if (builtin) return builtinEngine(builtin, path);
-  }
-  return wasmEngine(path);
+  const builtin = process.env.SQ_SQLITE_NO_BUILTIN ? undefined : builtinSqlite();
+  return builtin ? builtinEngine(builtin, path) : wasmEngine(path);
 }
 
 function builtinEngine(builtin: NodeSqlite, path: string): Engine {

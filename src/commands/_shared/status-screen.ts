@@ -10,10 +10,6 @@ import { parsePercent } from '../../api/runs.js';
 import { finiteNumber, type Rec } from '../../lib/guards.js';
 import type { AutoReset } from '../../api/billing.js';
 
-/**
- * One reset of the Auto Billing Reset window, as the status document will carry it (`resets`, a list; its data comes
- * with the billing work of the resets): when it fired, and what it added and charged when known.
- */
 /** An Auto Billing Reset of the 24-hour window (src/billing/resets.ts) and the recent run that set it off, if any. */
 export interface WindowReset {
   at: string;

@@ -1,8 +1,8 @@
 import { defineVerb } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
 import { runApply } from '../../account/apply.js';
 import { pathOf, type Desired } from '../../account/file.js';
 import { ASSUME_OPTION, planOfFile } from '../../account/plan-file.js';
+import { refuseProblems } from '../../account/delivery-file.js';
 
 export default defineVerb({
   name: 'apply',
@@ -56,8 +56,5 @@ function deliveryOnly(want: Desired): void {
     if (s.channels.length === 0)
       problems.push(`${pathOf(['squids', s.ref])}: must be a mapping of one or more channels: ${CHANNELS.join(', ')}`);
   }
-  if (problems.length) {
-    const [first, ...rest] = problems;
-    throw new UsageError(`invalid delivery file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
-  }
+  refuseProblems(problems, 'invalid delivery file: ');
 }

@@ -6,8 +6,12 @@ import { resolveSquid } from '../../api/resolve.js';
 import { getSquid } from '../../api/squids.js';
 import type { Rec } from '../../lib/guards.js';
 import { appliedState } from '../../account/applied.js';
+import { SQUID_OPTION } from './_shared/common.js';
 
 const onOff = (v: unknown) => (v === true ? 'active' : v === false ? 'inactive' : 'active?');
+/** A channel's cell: its line, or 'not configured' when the squid has none. */
+const channel = (line: (f: Rec) => string) => (v: unknown) =>
+  v && typeof v === 'object' ? line(v as Rec) : 'not configured';
 
 // One readable line per channel for the terminal; --json keeps the API's objects (secrets masked).
 const COLUMNS: Column[] = [
@@ -16,23 +20,19 @@ const COLUMNS: Column[] = [
   {
     key: 'ftp_fields',
     header: 'SFTP',
-    format: (v) => {
-      if (!v || typeof v !== 'object') return 'not configured';
-      const f = v as Rec;
+    format: channel((f) => {
       // The service answers {host, port, is_active} only; a username or directory is shown when it comes back.
       return `${onOff(f.is_active)}  sftp://${f.username ? `${String(f.username)}@` : ''}${f.host ?? '?'}:${f.port ?? 22}${f.directory ?? ''}`;
-    },
+    }),
   },
   {
     key: 'webhook_fields',
     header: 'Webhook',
-    format: (v) => {
-      if (!v || typeof v !== 'object') return 'not configured';
-      const f = v as Rec;
+    format: channel((f) => {
       const ev = storedEvents(f);
       const list = ev ? RUN_EVENTS.filter((e) => ev[e]).join(',') || 'no events' : 'events unknown';
       return `${onOff(f.is_active)}  ${f.url ?? '?'}  [${list}]  ${f.retry === true ? 'retry' : 'no retry'}`;
-    },
+    }),
   },
   {
     key: 'email',
@@ -43,11 +43,7 @@ const COLUMNS: Column[] = [
   {
     key: 'google_sheet_fields',
     header: 'Google Sheet',
-    format: (v) => {
-      if (!v || typeof v !== 'object') return 'not configured';
-      const f = v as Rec;
-      return `${onOff(f.is_active)}  ${f.url ?? '?'}  ${f.append === true ? 'append' : 'overwrite'}`;
-    },
+    format: channel((f) => `${onOff(f.is_active)}  ${f.url ?? '?'}  ${f.append === true ? 'append' : 'overwrite'}`),
   },
   {
     key: 'last_applied',
@@ -66,12 +62,10 @@ const COLUMNS: Column[] = [
   {
     key: 's3_fields',
     header: 'S3',
-    format: (v) => {
-      if (!v || typeof v !== 'object') return 'not configured';
-      const f = v as Rec;
+    format: channel((f) => {
       const keys = f.aws_access_key ? 'with keys' : 'no keys';
       return `${onOff(f.is_active)}  s3://${f.bucket ?? '?'}/${f.target_path ?? ''}  ${keys}`;
-    },
+    }),
   },
 ];
 
@@ -86,13 +80,7 @@ export default defineVerb({
     'last_applied adds, per channel, what sq last applied from this profile of the fields the service does not ' +
     'answer (SFTP username and directory, webhook events and retry, S3 target_path; never a secret), as `sq plan` ' +
     'compares them (see `sq plan --help`); a change made elsewhere (the dashboard) is not seen there.',
-  options: [
-    {
-      flags: '--squid <squid>',
-      description: 'the squid: full hash, unique hash prefix or exact name',
-      complete: 'squid',
-    },
-  ],
+  options: [SQUID_OPTION],
   examples: [
     'sq delivery show --squid "Paris restaurants"',
     'sq delivery show --squid 3f2a --json',

@@ -8,7 +8,8 @@ import { downloadUrl, getRun, runStatus, type ExportRequest } from '../../api/ru
 import { EXPORT_FORMATS, XLSX_MAX_ROWS, type ExportFormat } from '../../api/export-formats.js';
 import { ApiError, AuthError, NotFoundError, TimeoutError, UsageError } from '../../errors.js';
 import { AtomicFile, checkNewOutput, checkOutputTarget, checkTargetDir, existsError } from '../../lib/atomic-file.js';
-import { Progress, humanBytes } from '../../io/progress.js';
+import { humanBytes } from '../../io/progress.js';
+import { newProgress } from '../../results/whole-pages.js';
 import { nonEmpty, enumFlag } from '../../validate/index.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 import type { Ctx } from '../../cli/context.js';
@@ -189,12 +190,7 @@ async function writeBody(
   }
   const file = await AtomicFile.create(target, { onCleanup: (fn) => ctx.onCleanup(fn), replace: t.force });
   const total = Number(res.headers['content-length']);
-  const progress = new Progress({
-    stream: ctx.io.stderr,
-    tty: ctx.io.stderrIsTTY,
-    enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet,
-    columns: ctx.io.columns,
-  });
+  const progress = newProgress(ctx);
   const meter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       state.bytes += chunk.length;
@@ -235,12 +231,7 @@ const CONVERT_POLL_MS = 2_000;
  * noted at each quarter otherwise.
  */
 async function exportUrl(ctx: Ctx, http: HttpClient, runId: string, request: ExportRequest): Promise<string | null> {
-  const progress = new Progress({
-    stream: ctx.io.stderr,
-    tty: ctx.io.stderrIsTTY,
-    enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet,
-    columns: ctx.io.columns,
-  });
+  const progress = newProgress(ctx);
   const started = ctx.now();
   let noted = -1;
   try {

@@ -94,8 +94,7 @@ export default defineVerb({
         : `Run ${id} was started with --idempotency-key ${key} (${runStatus(run) || 'status unknown'}); no new run started`;
     if (!wait || !settings) {
       await ctx.out.record(run, { title: `Run ${id}` });
-      if (again) ctx.out.success(`${again}; follow it with \`sq runs watch ${id}\``);
-      else ctx.out.success(`Started run ${id}; follow it with \`sq runs watch ${id}\``);
+      ctx.out.success(`${again ?? `Started run ${id}`}; follow it with \`sq runs watch ${id}\``);
       return;
     }
     ctx.out.info(again ?? `Started run ${id} of squid ${squid.name || squid.id}`);

@@ -1,5 +1,5 @@
 // The account as a whole: whoami, status, and plan/apply of an account document.
-import { docFlags, docInput, dryRun, objOutput, rec, verbRecord, type ToolDef } from './kit.js';
+import { docFlags, docInput, dryRun, objOutput, rec, verbRecord, type ToolDef, verbRec } from './kit.js';
 
 export const whoami: ToolDef = {
   name: 'whoami',
@@ -9,7 +9,7 @@ export const whoami: ToolDef = {
   input: () => ({}),
   output: (z) => objOutput(z),
   run: async (t) => {
-    const me = rec((await t.verb(['me'])).data);
+    const me = await verbRec(t, ['me']);
     return rec({
       first_name: me.first_name,
       last_name: me.last_name,
@@ -38,7 +38,7 @@ export const plan: ToolDef = {
   output: (z) => ({ summary: z.record(z.string(), z.unknown()).optional() }),
   run: async (t, a) => {
     const d = await docFlags(t, a, 'plan');
-    return rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin, env: d.env })).data);
+    return verbRec(t, ['plan', ...d.argv], { stdin: d.stdin, env: d.env });
   },
 };
 
@@ -63,7 +63,7 @@ export const apply: ToolDef = {
   run: async (t, a) => {
     const d = await docFlags(t, a, 'apply');
     if (a.confirm !== true && !t.dryRun) {
-      const planned = rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin, env: d.env })).data);
+      const planned = await verbRec(t, ['plan', ...d.argv], { stdin: d.stdin, env: d.env });
       const starts = startsRuns(planned);
       if (starts.length) {
         return {
@@ -75,7 +75,7 @@ export const apply: ToolDef = {
         };
       }
     }
-    return rec((await t.verb(['apply', ...d.argv], { stdin: d.stdin, env: d.env, write: true })).data);
+    return verbRec(t, ['apply', ...d.argv], { stdin: d.stdin, env: d.env, write: true });
   },
 };
 

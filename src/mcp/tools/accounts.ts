@@ -1,5 +1,5 @@
 // accounts_list, accounts_get: metadata and health only, never cookies or credentials.
-import { idOutput, listInput, listOutput, listPage, rec, type ToolDef } from './kit.js';
+import { idOutput, listInput, listOutput, listPage, rec, type ToolDef, verbRec } from './kit.js';
 import type { Rec } from '../../lib/guards.js';
 import type { Account } from '../../api/records.js';
 
@@ -21,7 +21,7 @@ export const accountsGet: ToolDef = {
     'One account\'s metadata and health (status "200" = usable; lock_time, resets_in): never cookies or credentials.',
   input: (z) => ({ account: z.string().min(1).describe('account id, id prefix or username') }),
   output: idOutput,
-  run: async (t, a) => accountRow(rec((await t.verb(['accounts', 'get', '--', String(a.account)])).data)),
+  run: async (t, a) => accountRow(await verbRec(t, ['accounts', 'get', '--', String(a.account)])),
 };
 /** An account's metadata: never its cookies, credentials or parameter tables. */
 function accountRow(a: Account): Rec {

@@ -1,5 +1,5 @@
 // balance and the automatic billing reset (read, and set: each reset charges the card on file).
-import { dryRun, flags, objOutput, rec, verbRecord, type ToolDef } from './kit.js';
+import { dryRun, flags, objOutput, verbRecord, type ToolDef, verbRec } from './kit.js';
 
 export const balance: ToolDef = {
   name: 'balance',
@@ -32,18 +32,15 @@ export const billingAutoResetSet: ToolDef = {
     dry_run: dryRun(z),
   }),
   output: (z) => objOutput(z),
-  run: async (t, a) =>
-    rec(
-      (
-        await t.verb(
-          [
-            'billing',
-            'auto-reset',
-            ...(a.enabled === true ? ['--enable'] : a.enabled === false ? ['--disable'] : []),
-            ...flags({ '--threshold': a.threshold, '--max-resets': a.max_resets }),
-          ],
-          { write: true },
-        )
-      ).data,
+  run: (t, a) =>
+    verbRec(
+      t,
+      [
+        'billing',
+        'auto-reset',
+        ...(a.enabled === true ? ['--enable'] : a.enabled === false ? ['--disable'] : []),
+        ...flags({ '--threshold': a.threshold, '--max-resets': a.max_resets }),
+      ],
+      { write: true },
     ),
 };

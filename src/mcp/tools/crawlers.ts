@@ -1,5 +1,5 @@
 // crawlers_search, crawlers_get, crawlers_params: finding the crawler for a job and what it needs.
-import { idOutput, objOutput, rec, type ToolDef } from './kit.js';
+import { idOutput, objOutput, rec, type ToolDef, verbRec } from './kit.js';
 import type { Crawler } from '../../api/records.js';
 import { isRecord, type Rec } from '../../lib/guards.js';
 
@@ -146,5 +146,5 @@ export const crawlersParams: ToolDef = {
     'The squid-level parameters and paid functions of a crawler, with defaults: `sq crawlers params <crawler> --json`.',
   input: (z) => ({ crawler: z.string().min(1).describe('crawler id, name or slug') }),
   output: (z) => objOutput(z),
-  run: async (t, a) => rec((await t.verb(['crawlers', 'params', '--', String(a.crawler)])).data),
+  run: (t, a) => verbRec(t, ['crawlers', 'params', '--', String(a.crawler)]),
 };

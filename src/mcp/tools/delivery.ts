@@ -15,7 +15,11 @@ import {
   str,
   ToolError,
   type ToolDef,
+  type ToolArgs,
+  type ToolEnv,
+  verbRec,
 } from './kit.js';
+import type { Rec } from '../../lib/guards.js';
 
 export const deliveryShow: ToolDef = {
   name: 'delivery_show',
@@ -24,7 +28,7 @@ export const deliveryShow: ToolDef = {
   description: "Where a squid's results go (SFTP, webhook, e-mail, sheet, S3), secrets masked.",
   input: (z) => ({ squid: squidArg(z) }),
   output: (z) => objOutput(z),
-  run: async (t, a) => rec((await t.verb(['delivery', 'show', `--squid=${String(a.squid)}`])).data),
+  run: (t, a) => verbRec(t, ['delivery', 'show', `--squid=${String(a.squid)}`]),
 };
 
 export const deliveryWebhook: ToolDef = {
@@ -47,19 +51,13 @@ export const deliveryWebhook: ToolDef = {
     dry_run: dryRun(z),
   }),
   output: (z) => ({ delivery_host: z.string().optional() }),
-  run: async (t, a) => {
-    const { data } = await t.verb(
-      [
-        'delivery',
-        'webhook',
-        ...flags({ '--squid': a.squid, '--url': a.url, '--events': a.events }),
-        ...(a.retry === false ? ['--no-retry'] : []),
-        ...active(a),
-      ],
-      { write: true },
-    );
-    return rec({ delivery_host: hostOf(str(a, 'url')), ...rec(data) });
-  },
+  run: (t, a) =>
+    setChannel(t, hostOf(str(a, 'url')), [
+      'webhook',
+      ...flags({ '--squid': a.squid, '--url': a.url, '--events': a.events }),
+      ...(a.retry === false ? ['--no-retry'] : []),
+      ...active(a),
+    ]),
 };
 
 export const deliveryEmail: ToolDef = {
@@ -76,18 +74,12 @@ export const deliveryEmail: ToolDef = {
     dry_run: dryRun(z),
   }),
   output: (z) => ({ delivery_host: z.string().optional() }),
-  run: async (t, a) => {
-    const { data } = await t.verb(
-      [
-        'delivery',
-        'email',
-        ...flags({ '--squid': a.squid, '--email': a.email }),
-        ...(a.notifications === false ? ['--no-notifications'] : []),
-      ],
-      { write: true },
-    );
-    return rec({ delivery_host: str(a, 'email')?.split('@').pop(), ...rec(data) });
-  },
+  run: (t, a) =>
+    setChannel(t, str(a, 'email')?.split('@').pop(), [
+      'email',
+      ...flags({ '--squid': a.squid, '--email': a.email }),
+      ...(a.notifications === false ? ['--no-notifications'] : []),
+    ]),
 };
 
 export const deliverySheet: ToolDef = {
@@ -104,19 +96,13 @@ export const deliverySheet: ToolDef = {
     dry_run: dryRun(z),
   }),
   output: (z) => ({ delivery_host: z.string().optional() }),
-  run: async (t, a) => {
-    const { data } = await t.verb(
-      [
-        'delivery',
-        'sheet',
-        ...flags({ '--squid': a.squid, '--url': a.url }),
-        ...(a.mode ? [`--${String(a.mode)}`] : []),
-        ...active(a),
-      ],
-      { write: true },
-    );
-    return rec({ delivery_host: hostOf(str(a, 'url')), ...rec(data) });
-  },
+  run: (t, a) =>
+    setChannel(t, hostOf(str(a, 'url')), [
+      'sheet',
+      ...flags({ '--squid': a.squid, '--url': a.url }),
+      ...(a.mode ? [`--${String(a.mode)}`] : []),
+      ...active(a),
+    ]),
 };
 
 export const deliverySftp: ToolDef = {
@@ -144,23 +130,7 @@ export const deliverySftp: ToolDef = {
   output: (z) => ({ delivery_host: z.string() }),
   run: async (t, a) => {
     secretEnv(t, a, 'delivery_sftp', ['password_env']);
-    const { data } = await t.verb(
-      [
-        'delivery',
-        'sftp',
-        ...flags({
-          '--squid': a.squid,
-          '--host': a.host,
-          '--port': a.port,
-          '--username': a.username,
-          '--directory': a.directory,
-          '--password-env': a.password_env,
-        }),
-        ...active(a),
-      ],
-      { write: true },
-    );
-    return rec({ delivery_host: `${String(a.host)}:${String(a.port ?? 22)}`, ...rec(data) });
+    return setChannel(t, sftpHost(a), ['sftp', ...flags({ '--squid': a.squid }), ...sftpFlags(a), ...active(a)]);
   },
 };
 
@@ -184,22 +154,17 @@ export const deliveryS3: ToolDef = {
   output: (z) => ({ delivery_host: z.string() }),
   run: async (t, a) => {
     secretEnv(t, a, 'delivery_s3', ['access_key_env', 'secret_key_env']);
-    const { data } = await t.verb(
-      [
-        'delivery',
-        's3',
-        ...flags({
-          '--squid': a.squid,
-          '--bucket': a.bucket,
-          '--target-path': a.target_path,
-          '--access-key-env': a.access_key_env,
-          '--secret-key-env': a.secret_key_env,
-        }),
-        ...active(a),
-      ],
-      { write: true },
-    );
-    return rec({ delivery_host: `s3://${String(a.bucket)}`, ...rec(data) });
+    return setChannel(t, `s3://${String(a.bucket)}`, [
+      's3',
+      ...flags({
+        '--squid': a.squid,
+        '--bucket': a.bucket,
+        '--target-path': a.target_path,
+        '--access-key-env': a.access_key_env,
+        '--secret-key-env': a.secret_key_env,
+      }),
+      ...active(a),
+    ]);
   },
 };
 
@@ -233,38 +198,26 @@ export const deliveryTest: ToolDef = {
   run: async (t, a) => {
     if (a.kind === 'sftp') secretEnv(t, a, 'delivery_test', ['password_env']);
     else {
-      const sftpOnly = ['host', 'port', 'username', 'directory', 'password_env'].filter((k) => a[k] !== undefined);
+      const sftpOnly = SFTP_ARGS.filter((k) => a[k] !== undefined);
       if (sftpOnly.length)
         throw new ToolError(
           2,
           `delivery_test: ${sftpOnly.join(', ')} ${sftpOnly.length === 1 ? 'is' : 'are'} for kind sftp only (kind is ${String(a.kind)})`,
         );
     }
-    const sftp = flags({
-      '--host': a.host,
-      '--port': a.port,
-      '--username': a.username,
-      '--directory': a.directory,
-      '--password-env': a.password_env,
-    });
-    const { data } = await t.verb(
-      [
-        'delivery',
-        'test',
-        ...flags({ '--squid': a.squid, '--url': a.url, '--email': a.email }),
-        ...sftp,
-        '--',
-        String(a.kind),
-      ],
-      { write: true },
-    );
     const host =
       a.kind === 'sftp'
         ? a.host === undefined
           ? undefined
-          : `${String(a.host)}:${String(a.port ?? 22)}`
+          : sftpHost(a)
         : (hostOf(str(a, 'url')) ?? str(a, 'email')?.split('@').pop());
-    return rec({ delivery_host: host, ...rec(data) });
+    const argv = [
+      ...flags({ '--squid': a.squid, '--url': a.url, '--email': a.email }),
+      ...sftpFlags(a),
+      '--',
+      String(a.kind),
+    ];
+    return setChannel(t, host, ['test', ...argv]);
   },
 };
 
@@ -280,6 +233,17 @@ export const deliveryApply: ToolDef = {
   output: (z) => objOutput(z),
   run: async (t, a) => {
     const d = await docFlags(t, a, 'delivery_apply');
-    return rec((await t.verb(['delivery', 'apply', ...d.argv], { stdin: d.stdin, env: d.env, write: true })).data);
+    return verbRec(t, ['delivery', 'apply', ...d.argv], { stdin: d.stdin, env: d.env, write: true });
   },
 };
+
+const SFTP_ARGS = ['host', 'port', 'username', 'directory', 'password_env'];
+/** --host, --port, --username, --directory and --password-env, of the arguments of the same names. */
+const sftpFlags = (a: ToolArgs) => flags(Object.fromEntries(SFTP_ARGS.map((k) => [`--${k.replace('_', '-')}`, a[k]])));
+const sftpHost = (a: ToolArgs) => `${String(a.host)}:${String(a.port ?? 22)}`;
+
+/** `sq delivery ARGV`, a write: its answer, with the host the results will go to (delivery_host). */
+async function setChannel(t: ToolEnv, host: string | undefined, argv: string[]): Promise<Rec> {
+  const { data } = await t.verb(['delivery', ...argv], { write: true });
+  return rec({ delivery_host: host, ...rec(data) });
+}

@@ -125,23 +125,21 @@ export function compact(v: unknown): unknown {
   for (const [k, x] of Object.entries(v as Rec)) {
     if (k === 'icon' || k === 'object') continue;
     const c = compact(x);
-    if (
-      c === null ||
-      c === undefined ||
-      c === '' ||
-      (Array.isArray(c) && c.length === 0) ||
-      (typeof c === 'object' && c !== null && !Array.isArray(c) && Object.keys(c).length === 0)
-    )
-      continue;
+    if (c === null || c === undefined || c === '' || (typeof c === 'object' && Object.keys(c).length === 0)) continue;
     out[k] = c;
   }
   return out;
 }
 export const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (compact(v) as Rec) : {});
 
+/** `sq ARGV --json` in-process, its answer as a compact record. */
+export async function verbRec(t: ToolEnv, argv: string[], opts?: Parameters<ToolEnv['verb']>[1]): Promise<Rec> {
+  return rec((await t.verb(argv, opts)).data);
+}
+
 /** A tool that takes no argument and answers the record `sq <argv…> --json` prints (status, balance…). */
 export function verbRecord(argv: string[]): Pick<ToolDef, 'input' | 'output' | 'run'> {
-  return { input: () => ({}), output: (z) => objOutput(z), run: async (t) => rec((await t.verb(argv)).data) };
+  return { input: () => ({}), output: (z) => objOutput(z), run: (t) => verbRec(t, argv) };
 }
 
 // ---- paging: one opaque cursor for every list
@@ -151,15 +149,8 @@ export function encodeCursor(page: number, size: number): string {
 }
 function decodeCursor(cursor: string, tool: string): { page: number; size: number } {
   try {
-    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown; s?: unknown };
-    if (
-      Number.isInteger(c.p) &&
-      Number.isInteger(c.s) &&
-      (c.p as number) >= 1 &&
-      (c.s as number) >= 1 &&
-      (c.s as number) <= 100
-    )
-      return { page: c.p as number, size: c.s as number };
+    const { p, s } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p: number; s: number };
+    if (Number.isInteger(p) && Number.isInteger(s) && p >= 1 && s >= 1 && s <= 100) return { page: p, size: s };
   } catch {
     // reported below
   }

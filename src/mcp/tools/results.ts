@@ -6,11 +6,11 @@ import {
   listOutput,
   listPage,
   prefixSquid,
-  rec,
   runArg,
   squidArg,
   ToolError,
   type ToolDef,
+  verbRec,
 } from './kit.js';
 
 export const resultsList: ToolDef = {
@@ -45,7 +45,7 @@ export const resultsUrl: ToolDef = {
   input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
   output: (z) => ({ run: z.string(), url: z.string() }),
   run: async (t, a) => {
-    const run = rec((await t.verb(['runs', 'get', ...flags({ '--squid': a.squid }), '--', String(a.run)])).data);
+    const run = await verbRec(t, ['runs', 'get', ...flags({ '--squid': a.squid }), '--', String(a.run)]);
     const id = String(run.id);
     const url = await t.downloadUrl(id);
     if (!url)

@@ -14,7 +14,6 @@ import {
   idempotencyArg,
   paramsArg,
   prefixSquid,
-  rec,
   runArg,
   squidArg,
   str,
@@ -24,6 +23,7 @@ import {
   waitArg,
   waitOf,
   type ToolDef,
+  verbRec,
 } from './kit.js';
 import type { Rec } from '../../lib/guards.js';
 import { confirmation, once, runAnswer, runOutput, squidExists, startRun } from './spend.js';
@@ -52,7 +52,7 @@ export const runsGet: ToolDef = {
   description: 'One run: status, results, credits used, export state.',
   input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
   output: (z) => ({ ...idOutput(z), status: z.string().optional() }),
-  run: async (t, a) => rec((await t.verb(['runs', 'get', ...flags({ '--squid': a.squid }), '--', String(a.run)])).data),
+  run: (t, a) => verbRec(t, ['runs', 'get', ...flags({ '--squid': a.squid }), '--', String(a.run)]),
 };
 
 export const runsWait: ToolDef = {
@@ -84,8 +84,7 @@ export const runsStatsCredits: ToolDef[] = (['stats', 'credits'] as const).map(
     }[verb],
     input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
     output: (z) => objOutput(z),
-    run: async (t, a) =>
-      rec((await t.verb(['runs', verb, ...flags({ '--squid': a.squid }), '--', String(a.run)])).data),
+    run: (t, a) => verbRec(t, ['runs', verb, ...flags({ '--squid': a.squid }), '--', String(a.run)]),
   }),
 );
 export const runsStart: ToolDef = {
@@ -108,7 +107,7 @@ export const runsStart: ToolDef = {
   run: (t, a) =>
     once(t, a, 'runs_start', async () => {
       if (t.dryRun) return startRun(t, a, String(a.squid));
-      const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+      const s = await verbRec(t, ['squids', 'get', '--', String(a.squid)]);
       const ask = await confirmation(t, a, String(s.id), 'runs_start');
       const key = str(a, 'idempotency_key');
       return ask ?? startRun(t, a, String(s.id), key !== undefined && t.keyFile ? `mcp-runs_start:${key}` : undefined);
@@ -186,13 +185,9 @@ export const go: ToolDef = {
           else {
             const name =
               str(a, 'name') ?? `${String(a.crawler)} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
-            s = rec(
-              (
-                await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': name })], {
-                  write: true,
-                })
-              ).data,
-            );
+            s = await verbRec(t, ['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': name })], {
+              write: true,
+            });
             if (s.dry_run) return s;
             const at = new Date().toISOString();
             if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at, since: at, id: null });
@@ -259,6 +254,5 @@ export const runsAbort: ToolDef = {
   description: 'Stop a running run (credits spent stay spent).',
   input: (z) => ({ run: runArg(z), squid: prefixSquid(z), dry_run: dryRun(z) }),
   output: (z) => objOutput(z),
-  run: async (t, a) =>
-    rec((await t.verb(['runs', 'abort', ...flags({ '--squid': a.squid }), '--', String(a.run)], { write: true })).data),
+  run: (t, a) => verbRec(t, ['runs', 'abort', ...flags({ '--squid': a.squid }), '--', String(a.run)], { write: true }),
 };

@@ -15,6 +15,7 @@ import {
   squidArg,
   ToolError,
   type ToolDef,
+  verbRec,
 } from './kit.js';
 import type { Rec } from '../../lib/guards.js';
 import { confirmation, estimate } from './spend.js';
@@ -44,7 +45,7 @@ export const squidsGet: ToolDef = {
   }),
   output: idOutput,
   run: async (t, a) => {
-    const s = squidRow(rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data));
+    const s = squidRow(await verbRec(t, ['squids', 'get', '--', String(a.squid)]));
     const f = fieldsOf(a);
     return f ? rec({ id: s.id, ...pickFields(s, f) }) : s;
   },
@@ -80,14 +81,11 @@ export const squidsCreate: ToolDef = {
   }),
   output: idOutput,
   run: async (t, a) => {
-    const made = rec(
-      (await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': a.name })], { write: true }))
-        .data,
-    );
+    const made = await verbRec(t, ['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': a.name })], {
+      write: true,
+    });
     if (made.dry_run || !a.params || !Object.keys(a.params as Rec).length) return squidRow(made);
-    return squidRow(
-      rec((await t.verb(['squids', 'update', ...paramFlags(a), '--', String(made.id)], { write: true })).data),
-    );
+    return squidRow(await verbRec(t, ['squids', 'update', ...paramFlags(a), '--', String(made.id)], { write: true }));
   },
 };
 
@@ -135,7 +133,7 @@ export const squidsUpdate: ToolDef = {
     const argv = updateFlags(a);
     const ask = t.dryRun || a.dry_run === true ? null : await scheduleConfirmation(t, a);
     if (ask) return ask;
-    return squidRow(rec((await t.verb(['squids', 'update', ...argv, '--', String(a.squid)], { write: true })).data));
+    return squidRow(await verbRec(t, ['squids', 'update', ...argv, '--', String(a.squid)], { write: true }));
   },
 };
 
@@ -166,7 +164,7 @@ function updateFlags(a: Rec): string[] {
  */
 async function scheduleConfirmation(t: Parameters<ToolDef['run']>[0], a: Rec): Promise<Rec | null> {
   if (typeof a.schedule !== 'string' && a.timezone === undefined && a.active !== true) return null;
-  const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+  const s = await verbRec(t, ['squids', 'get', '--', String(a.squid)]);
   const activeAfter = a.active ?? s.is_active !== false;
   const scheduled =
     typeof a.schedule === 'string' || (s.schedule !== null && s.schedule !== undefined && a.schedule !== null);
@@ -197,7 +195,7 @@ export const squidsAttachAccount: ToolDef = {
   }),
   output: idOutput,
   run: async (t, a) => {
-    const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+    const s = await verbRec(t, ['squids', 'get', '--', String(a.squid)]);
     // The squid's own `accounts` ([{id, status}]) when the API gives it; else each account's `squids`.
     let linked = (Array.isArray(s.accounts) ? s.accounts : []).map((x) =>
       String(typeof x === 'string' ? x : rec(x).id),
@@ -208,12 +206,11 @@ export const squidsAttachAccount: ToolDef = {
         .filter((x) => (rec(x).squids as Rec[] | undefined)?.some((q) => q.hash_value === s.id || q.id === s.id))
         .map((x) => String(rec(x).id));
     }
-    const acc = rec((await t.verb(['accounts', 'get', '--', String(a.account)])).data);
+    const acc = await verbRec(t, ['accounts', 'get', '--', String(a.account)]);
     const ids = [...new Set([...linked, String(acc.id)])];
-    const r = rec(
-      (await t.verb(['squids', 'update', ...ids.map((i) => `--account=${i}`), '--', String(s.id)], { write: true }))
-        .data,
-    );
+    const r = await verbRec(t, ['squids', 'update', ...ids.map((i) => `--account=${i}`), '--', String(s.id)], {
+      write: true,
+    });
     return r.dry_run ? r : rec({ id: s.id, accounts: r.accounts ?? ids });
   },
 };
@@ -250,13 +247,13 @@ export const squidsDeactivate: ToolDef = {
   input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
   output: (z) => objOutput(z),
   run: async (t, a) => {
-    const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
-    const r = rec(
-      (
-        await t.verb(['api', `--method=POST`, `--field=is_active=false`, '--', `/v1/squids/${String(s.id)}`], {
-          write: true,
-        })
-      ).data,
+    const s = await verbRec(t, ['squids', 'get', '--', String(a.squid)]);
+    const r = await verbRec(
+      t,
+      ['api', `--method=POST`, `--field=is_active=false`, '--', `/v1/squids/${String(s.id)}`],
+      {
+        write: true,
+      },
     );
     return r.dry_run ? r : rec({ id: s.id, name: s.name, is_active: r.is_active ?? false });
   },
@@ -271,7 +268,7 @@ export const squidsDelete: ToolDef = {
   description: 'Delete a squid with its tasks and runs.',
   input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
   output: (z) => objOutput(z),
-  run: async (t, a) => rec((await t.verb(['squids', 'delete', '--', String(a.squid)], { write: true })).data),
+  run: (t, a) => verbRec(t, ['squids', 'delete', '--', String(a.squid)], { write: true }),
 };
 
 /** A squid as an agent needs it: no masked download_url (results_url gives a usable one), nothing empty. */

@@ -7,12 +7,12 @@ import {
   listPage,
   objOutput,
   prefixSquid,
-  rec,
   squidArg,
   taskArg,
   taskVerb,
   ToolError,
   type ToolDef,
+  verbRec,
 } from './kit.js';
 
 export const tasksList: ToolDef = {
@@ -53,7 +53,7 @@ export const tasksAdd: ToolDef = {
     if (!list || (a.tasks !== undefined && a.values !== undefined))
       throw new ToolError(2, 'tasks_add: give exactly one of "values" (strings) and "tasks" (objects or strings)');
     const add = taskVerb(String(a.squid), list, a.key);
-    return rec((await t.verb(add.argv, { write: true, stdin: add.stdin })).data);
+    return verbRec(t, add.argv, { write: true, stdin: add.stdin });
   },
 };
 
@@ -70,8 +70,6 @@ export const tasksDelete: ToolDef = {
     dry_run: dryRun(z),
   }),
   output: (z) => objOutput(z),
-  run: async (t, a) =>
-    rec(
-      (await t.verb(['tasks', 'delete', ...flags({ '--squid': a.squid }), '--', String(a.task)], { write: true })).data,
-    ),
+  run: (t, a) =>
+    verbRec(t, ['tasks', 'delete', ...flags({ '--squid': a.squid }), '--', String(a.task)], { write: true }),
 };
