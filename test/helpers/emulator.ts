@@ -87,9 +87,15 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
     if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path} -> ${r.status} ${r.text}`);
     return r.text ? JSON.parse(r.text) : null;
   };
+  // The log read in-process, as the write check reads it: tests poll this while sq runs, and the control plane's GET
+  // serialised the whole log (thousands of entries in a long test) at every poll. Copies, as that JSON gave them.
   const requests = async (method?: string) => {
-    const list = (await control('GET', '/_emulator/requests')) as LoggedRequest[];
-    return list.filter((r) => r.path.startsWith('/v1') && (method === undefined || r.method === method));
+    await check.sync();
+    check.seenAll();
+    return running.log
+      .list()
+      .filter((r) => r.path.startsWith('/v1') && (method === undefined || r.method === method))
+      .map((r) => JSON.parse(JSON.stringify(r)) as LoggedRequest);
   };
   const squidId = (name: string) => {
     const id = squidIdByName(running.emu.state, name);
