@@ -614,7 +614,7 @@ complete -c sq -n '__sq_sub \'tasks\'' -a 'rm' -d 'alias of delete: Delete a tas
 
 # sq tasks list
 complete -c sq -n '__sq_is \'tasks list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'
-complete -c sq -n '__sq_is \'tasks list\'' -l type -x -a 'url params' -d 'task type'
+complete -c sq -n '__sq_is \'tasks list\'' -l type -x -a 'url params' -d 'detail level'
 complete -c sq -n '__sq_is \'tasks list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'

@@ -8,9 +8,11 @@
 // What each page gives a crawler (and what this script takes from it):
 //   update-settings  its name (the squid name without " (N)", or the answer's crawler.name), its id where the answer
 //                    carries a 32-hex crawler id, every squid param (request and answer, with its sampled value as the
-//                    default and its JSON type), its functions (params.functions)
+//                    default and its JSON type), its functions (params.functions), the form of its answer
+//                    (`update_answer`: an echo of the fields sent, the settings record, or the whole squid)
 //   add-task*        its task params (the keys of the request's tasks, or of the bare body some pages send) and their
-//                    sampled values as examples; the task `module` the answer carries (an integer), or none
+//                    sampled values as examples, a param under the name its answer shows where the request sent
+//                    another (that one an alias); the task `module` the answer carries (an integer), or none
 //   get-results      its result attributes: every column of the sampled rows, in the rows' order, with their JSON types,
 //                    optional when a row leaves it out; the JSON type of the rows' `id` where it is not the get-results
 //                    reference page's 32-hex string (three crawlers' rows show an integer)
@@ -57,6 +59,13 @@ const ASSUMED_ACCOUNT = {
   'facebook-private-group-posts': 'facebook-sync',
   'facebook-group-posts-scraper': 'facebook-sync',
 };
+
+/**
+ * The values made by one of the catalogue's constructors (docs-crawlers.ts defines them, in HELPERS below, the same
+ * way): written out as the call, not as the object, so a param or column is one line of the generated file.
+ */
+const CALLS = new WeakMap();
+const made = (value, fn, ...args) => (CALLS.set(value, { fn, args }), value);
 
 /** Result columns for a crawler whose examples show no row (ASSUMED: what any page of a site has). */
 const ASSUMED_ATTRIBUTES = [
@@ -197,13 +206,28 @@ function squidParams(settings) {
   for (const [k, values] of seen) {
     // The answer's value first: it is what the service stored.
     const description = `Documented in update-settings (sampled: ${JSON.stringify(values[0])}).`;
-    squid[k] = { type: paramType(values), default: values[0] ?? null, required: false, description };
+    const type = paramType(values);
+    squid[k] = made({ type, default: values[0] ?? null, required: false, description }, 'sampled', type, values[0]);
   }
   const functions = {};
   for (const f of fns.keys()) {
     functions[f] = { display: titleCase(f.replaceAll('_', '-')), credits_per_function: ASSUMED.credits_per_function, default: false };
   }
   return { squid, functions };
+}
+
+/**
+ * The param a task's answer shows under another name than its request sent (`{screen_name}` sent, `{username}` shown,
+ * the same value): [sent name, shown name] pairs, the shown name the param's and the sent one its alias.
+ */
+function renamed(page) {
+  const shown = answer(page)?.body?.tasks ?? [];
+  return requests(page).flatMap((b) => (Array.isArray(b.tasks) ? b.tasks : []).flatMap((t, i) => {
+    const p = shown[i]?.params ?? {};
+    const sent = Object.keys(t).filter((k) => k !== 'squid' && !(k in p));
+    const got = Object.keys(p).filter((k) => !(k in t));
+    return sent.length === 1 && got.length === 1 && t[sent[0]] === p[got[0]] ? [[sent[0], got[0]]] : [];
+  }));
 }
 
 function taskParams(slug, adds) {
@@ -219,9 +243,15 @@ function taskParams(slug, adds) {
         for (const [k, v] of Object.entries(t)) {
           if (k === 'squid' || task[k]) continue;
           const group = /url$/.test(k) ? 'url' : k;
-          task[k] = { type: 'string', group, required: false, default: null, example: v, description: `Documented in ${page.key}.` };
+          const description = `Documented in ${page.key}.`;
+          task[k] = made({ type: 'string', group, required: false, default: null, example: v, description }, 'sent', group, v, page.key);
         }
       }
+    }
+    for (const [sent, shown] of renamed(page)) {
+      const { description, ...p } = task[sent];
+      task[shown] = made({ ...p, group: shown, aliases: [sent], description }, 'sent', shown, p.example, page.key, [sent]);
+      delete task[sent];
     }
     const first = answer(page)?.body?.tasks?.[0];
     if (first && module === undefined) module = typeof first.module === 'number' ? first.module : null;
@@ -230,9 +260,29 @@ function taskParams(slug, adds) {
     const url = ASSUMED_TASK_URL[slug];
     if (!url) throw new Error(`${slug}: no add-tasks request in the docs and no ASSUMED_TASK_URL`);
     const description = 'A page of the site (assumed: the docs show no task).';
-    task.url = { type: 'string', group: 'url', required: false, default: null, example: url, description };
+    task.url = made({ type: 'string', group: 'url', required: false, default: null, example: url, description }, 'siteUrl', url);
   }
   return { task, module };
+}
+
+/** The settings record an update answers (the update-squid reference page's answer): is_active, run_notify when sent. */
+const SETTINGS = ['name', 'no_line_breaks', 'is_active', 'params', 'to_complete', 'run_notify', 'export_unique_results'];
+
+/**
+ * The form of the update's answer the crawler's update-settings page shows: nothing (an echo of the fields sent) where
+ * the answer has the keys sent, or shows no request; 'squid' where it is the whole squid ({id, crawler, …}); 'settings'
+ * where it is the settings record, whatever was sent. A page fitting none stops the script.
+ */
+function updateForm(slug, settings) {
+  const a = settings && answer(settings)?.body;
+  const sent = settings ? requests(settings)[0] : undefined;
+  if (!a || !sent) return {};
+  const keys = Object.keys(a);
+  if (keys.length === Object.keys(sent).length && keys.every((k) => k in sent)) return {};
+  if ('id' in a && 'crawler' in a) return { update_answer: 'squid' };
+  const shown = SETTINGS.filter((k) => (k !== 'is_active' && k !== 'run_notify') || k in sent);
+  if (keys.length === shown.length && shown.every((k) => k in a)) return { update_answer: 'settings' };
+  throw new Error(`${slug}: its update-settings answer is neither an echo, the settings record nor the squid`);
 }
 
 function attributeType(values) {
@@ -250,19 +300,21 @@ function attributes(slug, results) {
   const rows = Array.isArray(body?.data) ? body.data : [];
   if (!rows.length) return null;
   const names = [];
+  const tuples = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!ROW_KEYS.has(k) && !names.includes(k)) names.push(k);
-  return names.map((name) => {
+  const cols = names.map((name) => {
     const values = rows.filter((r) => name in r).map((r) => r[name]);
     const type = attributeType(values);
-    return {
-      name,
-      type: type === 'null' ? 'string' : type,
-      example: values.find((v) => v !== null) ?? null,
+    const flags = {
       ...(values.length < rows.length ? { optional: true } : {}),
       ...(type === 'null' ? { always_null: true } : {}),
-      description: `Documented in examples/${slug}/get-results.`,
     };
+    const example = values.find((v) => v !== null) ?? null;
+    const t = type === 'null' ? 'string' : type;
+    tuples.push(Object.keys(flags).length ? [name, t, example, flags] : [name, t, example]);
+    return { name, type: t, example, ...flags, description: `Documented in examples/${slug}/get-results.` };
   });
+  return made(cols, 'columns', slug, tuples);
 }
 
 /**
@@ -301,6 +353,7 @@ function crawler(slug) {
     ...(ASSUMED_ACCOUNT[slug] ? { account_type: ASSUMED_ACCOUNT[slug] } : {}),
     ...(module !== undefined ? { task_module: module } : {}),
     ...resultId(pages['get-results']),
+    ...updateForm(slug, settings),
     task,
     squid,
     functions,
@@ -322,6 +375,9 @@ const WIDTH = 160;
  * fits, else an object or array a member a line, a long string cut into concatenated parts.
  */
 function ts(v, col, pad) {
+  if (v === ASSUMED_ATTRIBUTES) return 'ASSUMED_COLUMNS';
+  const call = v !== null && typeof v === 'object' ? CALLS.get(v) : undefined;
+  if (call) return `${call.fn}(${call.args.map((a) => ts(a, col + call.fn.length + 1, `${pad}  `)).join(', ')})`;
   const one = JSON.stringify(v);
   if (col + one.length + 1 <= WIDTH) return one;
   if (typeof v === 'string') {
@@ -358,16 +414,47 @@ function source(c) {
     `    task: {\n${block(c.task)}\n    },`,
     `    squid: {${Object.keys(c.squid).length ? `\n${block(c.squid)}\n    ` : ''}},`,
     `    functions: {${Object.keys(c.functions).length ? `\n${block(c.functions)}\n    ` : ''}},`,
-    `    attributes: [\n${c.attributes.map((a) => `      ${ts(a, 6, '      ')},`).join('\n')}\n    ],`,
+    `    attributes: ${ts(c.attributes, 16, '    ')},`,
     '  },',
   ].join('\n');
 }
 
+// The constructors the generated file calls: each makes the object the functions above tag with its name.
+const HELPERS = `
+/** A squid param its update-settings page sends, the sampled value its default. */
+function sampled(type: string, value: unknown): SquidParamDef {
+  return { type, default: value ?? null, required: false, description: \`Documented in update-settings (sampled: \${JSON.stringify(value)}).\` };
+}
+
+/** A task param an add-tasks page sends (aliases: the other name it sends it under). */
+function sent(group: string, example: unknown, page: string, aliases?: string[]): TaskParamDef {
+  const description = \`Documented in \${page}.\`;
+  return { type: 'string', group, required: false, default: null, example, ...(aliases ? { aliases } : {}), description };
+}
+
+/** The task of a crawler whose docs show none (ASSUMED): a URL of its site. */
+function siteUrl(example: string): TaskParamDef {
+  const description = 'A page of the site (assumed: the docs show no task).';
+  return { type: 'string', group: 'url', required: false, default: null, example, description };
+}
+
+type Column = [name: string, type: AttrDef['type'], example: unknown, flags?: { optional?: true; always_null?: true }];
+
+/** The columns of the rows a crawler's get-results page shows. */
+function columns(slug: string, list: Column[]): AttrDef[] {
+  const description = \`Documented in examples/\${slug}/get-results.\`;
+  return list.map(([name, type, example, flags]) => ({ name, type, example, ...flags, description }));
+}
+
+/** Result columns for a crawler whose examples show no row (ASSUMED: what any page of a site has). */
+const ASSUMED_COLUMNS: AttrDef[] = ${ts(ASSUMED_ATTRIBUTES.slice(), 34, '')};
+`;
+
 const raw = `// GENERATED by scripts/gen-crawlers.mjs from test/fixtures/docs-examples.json and docs-samples.json: do not edit;
 // run the script again. Every crawler of the docs' examples/ pages, as those pages give it; \`assumed\` names what the
 // docs do not give. crawlers.ts merges these with the facts it keeps by hand (the reference pages' crawlers).
-import type { AttrDef, DocsCrawler } from './crawler-types.js';
-
+import type { AttrDef, DocsCrawler, SquidParamDef, TaskParamDef } from './crawler-types.js';
+${HELPERS}
 export const DOCS_CRAWLERS: DocsCrawler[] = [
 ${catalogue.map(source).join('\n')}
 ];

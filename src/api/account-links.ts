@@ -1,7 +1,6 @@
-// A squid's linked platform accounts, done safely: the update's `accounts` field is a full replace (changelog, the
-// vendor's SDK 0.7), so adding or removing one means reading the links, sending the union or the difference, and
-// reading back to catch a writer that changed them in between. An account of a type the crawler does not use is
-// refused before any write, and an account crawler's squid can get its one healthy account picked.
+// A squid's linked platform accounts, done safely: the update's `accounts` field is a full replace, so adding or
+// removing one means reading the links, sending the union or the difference, and reading back to catch a writer in
+// between. An account of a type the crawler does not use is refused before any write.
 import type { HttpClient } from './http.js';
 import { ACCOUNTS_PATH } from './accounts.js';
 import { items } from './pages.js';
@@ -40,10 +39,7 @@ export function isHealthy(a: Account): boolean {
   return String(a.status) === '200' && (a.lock_time === undefined || a.lock_time === null);
 }
 
-/**
- * Exit 2 before any write when an account is not of the crawler's type, naming both ("a Sales Navigator login on a
- * Twitter squid" would be linked without a word otherwise). A crawler without an account type takes none.
- */
+/** Exit 2 before any write when an account is not of the crawler's type, naming both (none for a crawler without). */
 export function refuseWrongTypes(flag: string, accounts: Account[], crawler: Crawler, crawlerName: string): void {
   const want = crawlerAccountType(crawler);
   for (const a of accounts) {
@@ -60,11 +56,8 @@ export function refuseWrongTypes(flag: string, accounts: Account[], crawler: Cra
   }
 }
 
-/**
- * Sends the squid's links changed by `change` (union or difference of what is linked now). Then reads them back: if
- * another writer changed them between our read and our write, they are re-read and the change is sent once more
- * on top of theirs; a second race is an error rather than a loop. Returns the ids linked at the end.
- */
+/** Sends the squid's links changed by `change`, then reads them back: another writer's change in between is met by
+ * sending ours once more on top of theirs (a second race is an error). Returns the ids linked at the end. */
 export async function changeLinks(
   http: HttpClient,
   squidId: string,

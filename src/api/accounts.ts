@@ -61,15 +61,10 @@ export function parseCookies(text: string, flag = '--cookies-file'): Record<stri
 
 /** GET /accounts/{id} answers a list envelope with one element; tolerate a bare record as well. */
 export function firstAccount(body: unknown, id: string): Account {
-  if (isRecord(body) && Array.isArray(body.data)) {
-    const a = body.data.find(isRecord);
-    if (a) return a;
-  } else if (Array.isArray(body)) {
-    const a = body.find(isRecord);
-    if (a) return a;
-  } else if (isRecord(body) && (body.id !== undefined || body.username !== undefined)) {
-    return body;
-  }
+  const list = isRecord(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : undefined;
+  const bare = isRecord(body) && (body.id !== undefined || body.username !== undefined) ? body : undefined;
+  const a = list ? list.find(isRecord) : bare;
+  if (a) return a;
   throw new ApiError(`the API answered GET /v1/accounts/${id} without an account`);
 }
 

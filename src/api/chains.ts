@@ -34,11 +34,8 @@ export function chainPath(squid: string): string {
   return `/v1/squids/${seg('squid id', squid)}/chain`;
 }
 
-/**
- * The squid's chain, or null when it has none (the API answers 200 with a null body). Anything else that is not a
- * chain (an array, an object without an id) is an API error: read as a chain, `squids chain --json` printed it with
- * exit 0 and `chain set` would PATCH a chain that may not exist.
- */
+/** The squid's chain, or null when it has none (200 with a null body); anything else that is not a chain is an API
+ * error, never read as one. */
 export async function getChain(http: HttpClient, squid: string): Promise<Chain | null> {
   const path = chainPath(squid);
   const c = await http.get<unknown>(path, { nullable: true });
@@ -69,10 +66,7 @@ export async function deleteChain(http: HttpClient, squid: string): Promise<void
 
 const FIELD = /^[^\s=,\x00-\x1f\x7f]+$/;
 
-/**
- * `SRC=DST` pairs (a result field of the source squid → a task param of the target crawler) as the API's field_map.
- * Bad syntax, an empty side or one source field given twice is a usage error naming `flag`.
- */
+/** `SRC=DST` pairs (a result field of the source squid → a task param of the target crawler) as a field_map. */
 export function parseFieldMap(pairs: readonly string[], flag = '--field-map'): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of pairs) {
@@ -98,10 +92,7 @@ export function parseFieldMap(pairs: readonly string[], flag = '--field-map'): R
   return out;
 }
 
-/**
- * The sources of `fieldMap` that are none of `fields` (the result columns of the source squid's crawler, from
- * GET /v1/crawlers/{id}/attributes). Nothing when the list is empty: an answer without columns is no reason to refuse.
- */
+/** The sources of `fieldMap` that are none of `fields` (the source crawler's result columns); none when it is empty. */
 export function unknownSources(fieldMap: Record<string, string>, fields: readonly string[]): string[] {
   if (fields.length === 0) return [];
   const known = new Set(fields);

@@ -1,6 +1,5 @@
 // The answer checks the API modules give http.ts, without loading zod: records.ts (and zod with it) is imported the
-// first time an answer is checked, so a command that never reads such an answer never pays for it (start-up cost,
-// docs/performance.md). `sq me` and `sq balance` check theirs by hand (user.ts) and never load zod.
+// first time an answer is checked, so a command that never reads such an answer never pays for it.
 import type { checks as Checks } from './records.js';
 
 type Kind = keyof typeof Checks;

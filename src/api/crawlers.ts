@@ -84,11 +84,8 @@ export function squidParamNames(body: unknown): string[] | undefined {
   );
 }
 
-/**
- * Task values the crawler's own format rejects (a task parameter's `regex`, which the API checks when tasks are added),
- * each worded with where it was given: found before anything is created. A `regex` JavaScript cannot read is left to
- * the API. Matched anywhere in the value (the service's own anchoring is its regex's): never stricter than the API.
- */
+/** Task values a task parameter's `regex` rejects, each worded with where it was given, found before anything is
+ * created; matched anywhere in the value, never stricter than the API (a regex JavaScript cannot read is its). */
 export function badTaskValues(
   body: unknown,
   tasks: readonly Record<string, unknown>[],

@@ -21,11 +21,8 @@ export async function getModuleCredits(http: HttpClient, days?: number): Promise
   );
 }
 
-/**
- * Tolerant of the fields, not of an answer that is no credit document at all: an array, null, or an object with
- * neither its list nor a numeric total_credits would print an empty table ("Total:  credits") and exit 0, as if
- * nothing had been spent.
- */
+/** Tolerant of the fields, not of an answer that is no credit document at all (it would print an empty table and
+ * exit 0, as if nothing had been spent). */
 function creditDocument(body: unknown, path: string, list: string): Rec {
   if (isRecord(body) && (Array.isArray(body[list]) || typeof body.total_credits === 'number')) return body;
   const got = Array.isArray(body)

@@ -1,8 +1,7 @@
 // Five-field cron expressions (minute hour day-of-month month day-of-week), as the update endpoint's
 // `cron_expression` takes them, with an IANA timezone: parsing, the next run time and a description in words.
-// Shared by the CLI (checks before any request, `squids get/list`) and the emulator (scheduled runs).
-// About 150 lines of our own rather than a cron package: we need exactly the 5-field dialect, a next time in a
-// named zone through Intl, and words; no package does the three, and each would add its load cost to every start.
+// Shared by the CLI and the emulator. Our own rather than a cron package: none does the 5-field dialect, a next time
+// in a named zone through Intl, and words, and each would add its load cost to every start.
 
 export interface Cron {
   readonly source: string;
@@ -97,11 +96,9 @@ export function isTimeZone(tz: string): boolean {
 }
 
 /**
- * The spelling of time zone `tz` to send: the API takes IANA names from its list (~455, legacy aliases included), in
- * their own spelling, so a name typed in another case (europe/paris, utc) is sent as the list spells it
- * (Europe/Paris, UTC). A zone name spelled right is sent as it is, an alias too (Asia/Kolkata, US/Pacific); an alias
- * typed all in one case (us/pacific), whose spelling nothing here can confirm, is sent as the zone it links to
- * (America/Los_Angeles). Null when `tz` is no zone name at all.
+ * The spelling of time zone `tz` to send: the API takes IANA names in their own spelling, so a name typed in another
+ * case (europe/paris) is sent as the list spells it (Europe/Paris); an alias typed all in one case (us/pacific) is
+ * sent as the zone it links to. Null when `tz` is no zone name at all.
  */
 export function canonicalTimeZone(tz: string): string | null {
   if (!tz || tz !== tz.trim()) return null;
@@ -162,11 +159,8 @@ function offsetAt(ms: number, tz: string): number {
   return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi) - Math.floor(ms / 60_000) * 60_000;
 }
 
-/**
- * The instant whose wall-clock time in `tz` is the given one. A daylight-saving change makes a time twice or never;
- * the docs say nothing of it, so sq reads it as docs/emulator.md does: a repeated time is its first pass, a skipped one
- * is read with the offset of before the change (Paris 02:30 on the spring change is 03:30 summer time).
- */
+/** The instant whose wall-clock time in `tz` is the given one: across a daylight-saving change, as docs/emulator.md
+ * says, a repeated time is its first pass, a skipped one is read with the offset of before the change. */
 function fromWall(y: number, mo: number, d: number, h: number, mi: number, tz: string): number {
   const local = Date.UTC(y, mo - 1, d, h, mi);
   const before = offsetAt(local - 86_400_000, tz);
@@ -197,11 +191,8 @@ export function nextRun(cron: Cron, tz: string, after: number): number | null {
   return null;
 }
 
-/**
- * The day's first firing after `after`. Walls come in order, instants nearly so: past a skipped hour a later wall can be
- * an earlier instant (a skipped 02:40 is 03:40 summer time, a 03:10 after it is sooner), so the walls of the next 2 hours
- * after the first found are compared too.
- */
+/** The day's first firing after `after`. Past a skipped hour a later wall time can be an earlier instant, so the
+ * walls of the next 2 hours after the first found are compared too. */
 function firstOfDay(cron: Cron, [y, mo, d]: number[], tz: string, after: number): number | null {
   let best: number | null = null;
   let until = Number.POSITIVE_INFINITY;

@@ -1,6 +1,5 @@
-// Where the vendor's dashboard shows a record, for `--web`: the one place that knows the URL pattern. The live
-// service's API (api.lobstr.io) has its dashboard at app.lobstr.io/dashboard; any other base URL (the emulator, a
-// staging service) serves it under its own origin, at /dashboard (the emulator answers there with a page).
+// Where the vendor's dashboard shows a record, for `--web`: app.lobstr.io/dashboard for the live API; any other base
+// URL (the emulator, a staging service) serves it under its own origin, at /dashboard.
 
 export type DashboardPage =
   | { kind: 'home' }

@@ -92,11 +92,8 @@ export async function postDeliveryTest(
   return { ...res, success: res.success === true } as TestResult;
 }
 
-/**
- * The delivery part of a squid record (GET /v1/squids/{hash}); a channel is null when not configured. The live
- * service answers every channel as an object, `{"host":"localhost","port":22,"is_active":false}` when never set, so
- * `is_active: false` means not configured; older answers had null there, which means the same.
- */
+/** The delivery part of a squid record (GET /v1/squids/{hash}); a channel never set is null or, as the live service
+ * answers, an object with `is_active: false`. */
 export interface StoredDelivery {
   ftp_fields: Record<string, unknown> | null;
   webhook_fields: Record<string, unknown> | null;

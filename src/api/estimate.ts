@@ -1,6 +1,5 @@
-// What a run of a squid would cost before it starts: POST /v1/squid/estimate (the vendor SDK's squids.estimate), as the
-// API answers it. What that means for the account (balance after, Auto Billing Resets, the card charge) is
-// src/billing/spend.ts.
+// What a run of a squid would cost before it starts (POST /v1/squid/estimate), as the API answers it; what that means
+// for the account is src/billing/spend.ts.
 import type { HttpClient } from './http.js';
 import { ApiError } from '../errors.js';
 import { isRecord } from '../lib/guards.js';

@@ -1,16 +1,13 @@
-// How failures of an exchange become sq's typed errors: HTTP statuses, every documented error body shape, bodies
-// that are not JSON, and network failures (with the rule that a write which may have reached the server is
-// reported as ambiguous, never retried).
+// How failures of an exchange become sq's typed errors: HTTP statuses, error bodies, and network failures (a write
+// which may have reached the server is reported as ambiguous, never retried).
 import { ApiError, AuthError, NotFoundError, RateLimitError, type SqError, type InterruptedError } from '../errors.js';
 import { errorMessage } from './messages.js';
 
 /** A write whose outcome is unknown: it may have reached the server. Never retried. */
 export class AmbiguousWriteError extends ApiError {}
 
-/**
- * A write in flight when a stop signal came (Ctrl-C): as unknown an outcome as any ambiguous write, so the verbs that
- * explain one (runs start, billing) explain it too; but sq exits as interrupted (130 for Ctrl-C).
- */
+/** A write in flight when a stop signal came: as unknown an outcome as any ambiguous write, but sq exits as
+ * interrupted (130 for Ctrl-C). */
 export class InterruptedWriteError extends AmbiguousWriteError {
   override readonly exitCode: number;
   constructor(method: string, url: URL, stop: InterruptedError, cause: unknown) {
@@ -115,10 +112,7 @@ export function httpError(
   return new ApiError(`${msg} (${where}, HTTP ${status})`, { status });
 }
 
-/**
- * `baseUrlFrom` says where the API's base URL came from (SQ_BASE_URL, --base-url, a profile), for requests to it:
- * a refused connection is nearly always a wrong base URL or a service that is not running.
- */
+/** `baseUrlFrom`: where the API's base URL came from, named when a connection to it is refused (a wrong base URL). */
 export function networkError(
   err: unknown,
   method: string,

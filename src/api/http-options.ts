@@ -43,16 +43,12 @@ export interface RequestOptions {
   retryBudget?: RetryBudget;
   /** In a dry run, answer a write with this and let the verb go on (a write in a series), instead of stopping it. */
   dryRunAnswer?: unknown;
-  /**
-   * A POST that changes nothing (POST /v1/squid/estimate): retried like a read on 502/503/504 and resets, sent in a
-   * dry run, and not counted as a write.
-   */
+  /** A POST that changes nothing (the estimate): retried like a read, sent in a dry run, not counted as a write. */
   readOnly?: boolean;
   /**
    * The document the endpoint promises (a check from records.ts: null when the answer is it, else what is wrong), or
-   * 'any' for `sq api`, which passes answers on as they are. Every other answer is checked to be a document at all:
-   * JSON null (unless `nullable`), a bare string or number, or an object that holds only an error message
-   * (`{"detail": "maintenance"}`) is exit 1 naming the endpoint, not a record.
+   * 'any' for `sq api`. Every other answer must be a document at all: JSON null (unless `nullable`), a bare value or
+   * an object holding only an error message is exit 1 naming the endpoint.
    */
   expect?: 'any' | ((data: unknown) => string | null | Promise<string | null>);
   /** A 200 `null` is a documented answer here (GET chain of a squid without one). */

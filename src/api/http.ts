@@ -85,11 +85,8 @@ export class HttpClient {
     return !!this.opts.token;
   }
 
-  /**
-   * The API's clock minus ours, as its latest answer's Date header said (0 before any answer, and when they agree to
-   * within the header's one-second resolution). Relative times ("3 min ago") count from our clock plus this, so
-   * a server clock ahead of ours never shows a past event as "in 6 min".
-   */
+  /** The API's clock minus ours, from its latest Date header: relative times ("3 min ago") count from our clock plus
+   * this, so a server clock ahead of ours never shows a past event as "in 6 min". */
   get clockSkewMs(): number {
     return this.skewMs;
   }
@@ -302,10 +299,8 @@ export class HttpClient {
     return Object.assign(res, { url: req.url.toString(), text });
   }
 
-  /**
-   * The whole body, or null to retry. A reset or timeout in the middle of the body is a failure of the whole exchange:
-   * retried like any transient failure for safe methods; for a POST it means the server may have acted.
-   */
+  /** The whole body, or null to retry. A body cut short fails the whole exchange: retried for safe methods; for a
+   * POST the server may have acted. */
   private async bodyOf(x: Exchange, res: Dispatcher.ResponseData): Promise<string | null> {
     const { req, policy } = x;
     try {
@@ -331,19 +326,14 @@ export class HttpClient {
       : new InterruptedWriteError(req.method, req.url, stop, err);
   }
 
-  /**
-   * The same settings, but every request and wait also ends when `deadline` aborts (a command's overall deadline), as
-   * well as on a stop signal. The caller closes it.
-   */
+  /** The same settings, but every request and wait also ends when `deadline` aborts. The caller closes it. */
   withDeadline(deadline: AbortSignal): HttpClient {
     const signal = this.opts.signal ? AbortSignal.any([this.opts.signal, deadline]) : deadline;
     return new HttpClient({ ...this.opts, signal, sleep: (t) => sleep(t, signal) });
   }
 
-  /**
-   * A client for the reads that report what a stop signal cut short (the runs a POST in flight may have started):
-   * the same settings, but not stopped by that signal; it gives up after `ms` instead. The caller closes it.
-   */
+  /** A client for the reads that report what a stop signal cut short: the same settings, not stopped by that signal
+   * but after `ms`. The caller closes it. */
   afterStop(ms = 5000): HttpClient {
     const signal = AbortSignal.timeout(ms);
     return new HttpClient({ ...this.opts, signal, sleep: (t) => sleep(t, signal), retryBudget: new RetryBudget(0) });
@@ -398,7 +388,7 @@ export class HttpClient {
     }
   }
 
-  /** A retry's back-off over 2 s is told on stderr with its reason (issue 33 item 5: no silent wait over 2 s). */
+  /** A long back-off before a retry is told on stderr with its reason: no silent wait. */
   private longWait(ms: number, what: string, why: string): void {
     if (ms > NOTICE_AFTER_MS) this.opts.notice?.(`retrying ${what} in ${Math.ceil(ms / 1000)} s, after ${why}`);
   }
@@ -413,7 +403,7 @@ export class HttpClient {
     for (const [k, v] of Object.entries(headers)) {
       this.trace(`> ${k}: ${k === 'authorization' ? maskAuthorization(v) : v}`);
     }
-    if (traced !== undefined) this.trace(`> ${redactBody(traced, this.secrets())}`);
+    if (traced !== undefined) this.trace(`> ${redactBody(traced, this.opts.token ? [this.opts.token] : [])}`);
   }
 
   private traceResponse(res: Dispatcher.ResponseData, started: number) {
@@ -425,10 +415,6 @@ export class HttpClient {
         : '';
     const ra = h['retry-after'] !== undefined ? ` retry-after ${h['retry-after']}` : '';
     this.trace(`< ${res.statusCode} (${this.now() - started} ms)${rl}${ra}`);
-  }
-
-  private secrets(): string[] {
-    return this.opts.token ? [this.opts.token] : [];
   }
 }
 
@@ -444,10 +430,7 @@ interface Exchange {
   bucket: Bucket;
   /** The method and redacted URL, for trace and wait notices. */
   describe: string;
-  /**
-   * An earlier attempt may have reached the server (a 5xx or a reset after sending): a DELETE it did is then
-   * answered 404 by the retry.
-   */
+  /** An earlier attempt may have reached the server: a DELETE it did is then answered 404 by the retry. */
   reached: boolean;
   /** Throws what a stop between attempts means (see `reached`). */
   between: (err: unknown) => never;

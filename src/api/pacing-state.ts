@@ -1,16 +1,10 @@
-// The pacing state of every sq process on the machine that uses one key against one service, in one small file
-// of the cache directory, so that parallel calls (8 `sq results list --all` in a CI job) and a script's loop of calls
-// draw on one rate budget: what the server last said of each prefix's window, what was sent since, a 429 pause.
+// The pacing state of every sq process on the machine that uses one key against one service, in one small file of the
+// cache directory, so that parallel calls and a script's loop of calls draw on one rate budget.
 //
-// The file is named after a hash of the key and the service's origin (never the key itself) and holds only counts
-// and times. Each decision is a few synchronous system calls under a lock (a file created with O_EXCL); the
-// waiting happens outside it. A lock older than STALE_MS belongs to a process that died while holding it and is
-// taken over. The state is rewritten in place (a temporary file and a rename cost far more): a process killed
-// in the middle of that write leaves a file that does not parse, which reads as a fresh state, and so does a file
-// that is not ours, open to others, or not a regular file (replaced). When the directory cannot be used safely (not
-// ours, open to others, a read-only disk), this process paces alone, in memory, as if the cache were off.
-//
-// The lock is lib/lock.ts's withFileLock, as for the profile file: loaded with no package, it costs nothing at start.
+// The file is named after a hash of the key and the service's origin and holds only counts and times. Each decision
+// is a few synchronous system calls under lib/lock.ts's withFileLock; the waiting happens outside it. The state is
+// rewritten in place (cheaper than a rename): a torn write, or a file that is not ours, open to others or not a regular
+// file, reads as a fresh state. When the directory cannot be used safely, this process paces alone, in memory.
 import {
   closeSync,
   constants,
@@ -122,11 +116,9 @@ export class SharedStore implements BucketStore {
 
   /**
    * The prefix's state as the file has it now, read without the lock (Bucket.take's first look). Undefined when the
-   * file is missing, not ours, or does not parse (another process rewriting it at that moment), or when this process
-   * has an update not written yet: the locked update then decides, after it.
+   * file is missing, not ours, or does not parse, or when this process has an update not written yet.
    */
   peek(name: string): { state: PaceState; now: number } | undefined {
-    // An answer or a 429 of this process still on its way to the file (Bucket.apply): the locked update comes after it.
     if (this.fallback || this.pending > 0) return undefined;
     let fd: number | undefined;
     try {
@@ -147,8 +139,7 @@ export class SharedStore implements BucketStore {
 
   /** The state file's path, once the directory is known to be ours and private. */
   private open(): string {
-    // The directory is there on every call but the first: one lstat, and mkdir (which fails with EEXIST, an exception
-    // built and thrown) only when it is missing.
+    // One lstat, and mkdir (which throws EEXIST, a costly exception) only when the directory is missing.
     let st = lstatSync(this.opts.dir, { throwIfNoEntry: false });
     if (!st) {
       makeDirSync(this.opts.dir);
@@ -188,9 +179,8 @@ export class SharedStore implements BucketStore {
 }
 
 /**
- * The state file, opened for reading and writing; one that is not ours or is open to others is replaced, and so is a
- * FIFO, socket or device put in its place (opened without blocking, never read): like a damaged file, it is removed
- * from sq's own private directory and a fresh state made, so that parallel processes still share one budget. A
+ * The state file, opened for reading and writing; one that is not ours, open to others, or a FIFO, socket or device
+ * (opened without blocking, never read) is replaced by a fresh state, so parallel processes still share one budget. A
  * directory in its place is an error: this process then paces alone.
  */
 function openState(file: string): { fd: number; size: number } {
@@ -211,7 +201,7 @@ function replaceState(file: string, flags: number): { fd: number; size: number }
   return { fd: openSync(file, flags | constants.O_EXCL, 0o600), size: 0 };
 }
 
-/** More than any state sq writes (a few KiB): a bigger file is not read (3 GB took 16 s) but rewritten. */
+/** More than any state sq writes: a bigger file is not read but rewritten. */
 export const MAX_STATE_BYTES = 1024 * 1024;
 
 /** The prefixes' states in the file; undefined when it is empty, too big, does not parse, or is of another format. */
@@ -287,8 +277,7 @@ function saneServer(raw: unknown, now: number): ServerBudget | undefined {
   )
     return undefined;
   // Within what a server can have said: a Limit of at least 1 (a negative one made every request wait for a window
-  // that never came: 61 s, silently), a Remaining no lower than the requests sq can have in flight and no higher
-  // than the Limit, whole counts.
+  // that never came), a Remaining no lower than the requests sq can have in flight and no higher than the Limit.
   if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)) return undefined;
   if (!Number.isInteger(remaining) || remaining < -MAX_ENTRIES || remaining > (limit ?? MAX_LIMIT)) return undefined;
   if (!Number.isInteger(seq) || seq < 0) return undefined;

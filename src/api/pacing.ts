@@ -1,14 +1,11 @@
-// Client-side pacing, per path prefix (/v1/squids, /v1/me, …). The budget is what the server last said: its
-// X-RateLimit-Limit, -Remaining and -Reset. While Remaining, less what was sent since and a small reserve, is above
-// zero, a request goes at once; at the reserve, it waits for the window's Reset. Before any answer (or from a server
-// that sends no such headers), a documented limit is kept as what it is, a count per rolling window at 90% of it; a
-// prefix the docs give no limit for is not paced until the server states one. A 429 pauses its prefix for its
-// Retry-After. The state lives in a store: this process's memory, or a small file every sq process of the machine
-// shares (pacing-state.ts), so a loop of sq calls, or 8 parallel exports, draw on one budget.
+// Client-side pacing, per path prefix (/v1/squids, /v1/me, …). The budget is what the server last said (its
+// X-RateLimit-Limit, -Remaining and -Reset), less what was sent since and a small reserve; spent, a request waits for
+// the window's Reset. Before any answer, a documented limit is kept at 90% as a count per rolling window; other
+// prefixes are not paced until the server states a limit. A 429 pauses its prefix for its Retry-After. The state lives
+// in this process's memory, or in a file every sq process of the machine shares (pacing-state.ts).
 //
 // The decisions are pure functions of a prefix's state and the time (verdict, markSent, markAnswer, markPause), so
 // they are tested by table; the Bucket only runs them in the store and sleeps outside it.
-
 import { RATE_LIMITS } from './rate-limits.js';
 import { sleep as wait } from '../lib/sleep.js';
 
@@ -18,10 +15,7 @@ export interface WindowRule {
   windowMs: number;
 }
 
-/**
- * The documented limits at 90%, as counts per rolling window: 108 in any 60 s on squids and runs (120/min), 81 on
- * tasks and runtasks (90/min); results (2/s) one request every 550 ms. Any other prefix has no documented limit.
- */
+/** The documented limits (rate-limits.ts) at 90%, as counts per rolling window. */
 export const DOCUMENTED: Readonly<Record<string, WindowRule>> = Object.fromEntries(
   Object.entries(RATE_LIMITS).map(([prefix, { limit, windowMs }]) => {
     const count = Math.floor(limit * 0.9);
@@ -30,11 +24,8 @@ export const DOCUMENTED: Readonly<Record<string, WindowRule>> = Object.fromEntri
   }),
 );
 
-/**
- * The longest wait an X-RateLimit-Reset may impose. Every documented window is one minute or shorter, so a reset
- * further away than that (plus 5 s for clock skew and whole-second rounding) is garbage, not a reason to hang: after
- * this wait the next request goes out and, if the server still refuses, the 429 give-up applies (exit 5).
- */
+/** The longest wait an X-RateLimit-Reset may impose: every documented window is a minute or shorter, so a reset
+ * further away (beyond clock skew and rounding) is garbage; then the next request goes and the 429 give-up applies. */
 export const MAX_RESET_WAIT_MS = 65_000;
 /** A prefix is never paused longer than this, whatever a shared state file says: longer than any 429 give-up. */
 export const MAX_PAUSE_MS = 6 * 60_000;
@@ -42,10 +33,8 @@ export const MAX_PAUSE_MS = 6 * 60_000;
 const EPOCH_SECONDS_MIN = 1e9;
 /** Sent this long after the window's reset, a request cannot land in the old window on a clock-aligned server. */
 const RESET_SLACK_MS = 10;
-/**
- * After a window reset, until an answer says when the new one ends: how long the last Limit is trusted, and how
- * often a caller that used it up looks again (answers to the requests in flight will say more).
- */
+/** After a window reset, until an answer says when the new one ends: how long the last Limit is trusted, and how
+ * often a caller that used it up looks again. */
 const NEW_WINDOW_TRUST_MS = 60_000;
 const NEW_WINDOW_POLL_MS = 200;
 /** A request sent this long ago without an answer belongs to a process that died: it no longer counts. */
@@ -53,11 +42,8 @@ const INFLIGHT_MS = 30_000;
 /** A wait longer than this is told on stderr, with its reason. */
 export const NOTICE_AFTER_MS = 2000;
 
-/**
- * How long to wait for the server's window to reset, from X-RateLimit-Reset (a UNIX time in seconds, measured against
- * the server's clock; some services send seconds-until-reset instead, which a small number is taken as). Null when the
- * header is missing, negative or not a number: nothing to wait for. A reset in the past is 0; a far one is capped.
- */
+/** How long to wait for the server's window to reset, from X-RateLimit-Reset (a UNIX time on the server's clock, or,
+ * when small, seconds until the reset). Null when there is nothing to wait for; a far reset is capped. */
 export function resetWaitMs(reset: number | null, serverNowMs: number): number | null {
   if (reset === null || !Number.isFinite(reset) || reset < 0) return null;
   const ms = reset < EPOCH_SECONDS_MIN ? reset * 1000 : reset * 1000 - serverNowMs;
@@ -66,8 +52,8 @@ export function resetWaitMs(reset: number | null, serverNowMs: number): number |
 
 /**
  * The prefix a path is paced under: /v1/runs/x/tasks is a runs request; /v1/runtasks has its own. The segment after
- * /v1/ when it is 1 to 40 of a-z and _, up to a / or the end; any other path is 'other'. (Read character by character:
- * a regular expression is compiled on its first use, on every call.)
+ * /v1/ when it is 1 to 40 of a-z and _, up to a / or the end; any other path is 'other'. (Read character by character,
+ * so that no regular expression is compiled on a command's path.)
  */
 export function bucketFor(path: string): string {
   if (!path.startsWith('/v1/')) return 'other';
@@ -114,11 +100,8 @@ export function serverSaidOf(h: Record<string, string | string[] | undefined>, n
   };
 }
 
-/**
- * The server's "now", for measuring X-RateLimit-Reset (a UNIX time on the server's clock). The Date header only has
- * whole seconds, so when it agrees with our clock to within that resolution, our clock gives the sub-second part;
- * otherwise (skewed clocks) the Date header wins.
- */
+/** The server's "now", for measuring X-RateLimit-Reset: our clock when the Date header agrees with it to within its
+ * whole-second resolution, else the Date header. */
 export function serverNow(date: string | string[] | undefined, local = Date.now()): number {
   const d = typeof date === 'string' ? Date.parse(date) : NaN;
   if (!Number.isFinite(d)) return local;
@@ -204,9 +187,7 @@ export function verdict(s: PaceState, rule: WindowRule | undefined, now: number)
     if (b.resetAt !== null)
       return { wait: Math.min(MAX_RESET_WAIT_MS, b.resetAt - now + RESET_SLACK_MS), reason: 'budget' };
     // A new window used up, its end still untold: the answers to the requests in flight will tell it. With none in
-    // flight, nothing will (their answers failed, or were about a window already over by our clock, one ahead of the
-    // server's): looking again every 200 ms would last the minute the Limit is trusted for. The server's word is
-    // then forgotten, and the documented limit (if any) applies, as before any answer.
+    // flight nothing will, so the server's word is forgotten and the documented limit (if any) applies.
     if (s.inflight.length > 0) return { wait: NEW_WINDOW_POLL_MS, reason: 'budget' };
     s.server = null;
   }
@@ -215,11 +196,8 @@ export function verdict(s: PaceState, rule: WindowRule | undefined, now: number)
   return { wait: 0 };
 }
 
-/**
- * In a new window whose end no answer has told yet: the requests of the old one still unanswered, which the server
- * may count in the new one. Each stops counting once answered: an answer about the old window says it was counted
- * there, one about the new window replaces this guess. (An answer's own Remaining already has them taken off.)
- */
+/** In a new window whose end no answer has told yet: the requests of the old one still unanswered, which the server
+ * may count in the new one, until each is answered. */
 function unsure(s: PaceState, b: ServerBudget): number {
   return b.resetAt === null ? s.inflight.filter(([q]) => q <= b.seq).length : 0;
 }
@@ -235,18 +213,12 @@ export function markSent(s: PaceState, rule: WindowRule | undefined, now: number
   return seq;
 }
 
-/**
- * Requests that other sq processes may send unseen at once: a request sent on a comfortable budget is recorded only
- * with its answer (one locked write instead of two), so until then the others do not count it. A budget is
- * comfortable only with more than this many requests to spare.
- */
+/** Requests other sq processes may send unseen at once (a request on a comfortable budget is recorded only with its
+ * answer): a budget is comfortable only with more than this many to spare. */
 export const UNSEEN_MARGIN = 32;
 
-/**
- * Whether a request may go now without being recorded first (Bucket.take): nothing paused, and both the server's
- * stated budget and the documented window have more than UNSEEN_MARGIN requests to spare. Read from a state seen
- * without the lock: a state the others are rewriting at that moment is not comfortable (it does not parse).
- */
+/** Whether a request may go now without being recorded first (Bucket.take): nothing paused, and both the server's
+ * budget and the documented window have more than UNSEEN_MARGIN requests to spare. */
 export function comfortable(s: PaceState, rule: WindowRule | undefined, now: number): boolean {
   if (now < s.pausedUntil) return false;
   settle(s, rule, now);
@@ -258,11 +230,8 @@ export function comfortable(s: PaceState, rule: WindowRule | undefined, now: num
 /** The ticket of a request sent on a comfortable budget (Bucket.take): recorded with its answer (markAnswer). */
 export const UNSEEN = -1;
 
-/**
- * Records the answer to request `ticket` (or its failure, with nothing said), and what the server said. A request
- * sent unseen (UNSEEN) is counted as sent first, as of now: later than it went, so it counts in the documented window
- * a little longer, never less.
- */
+/** Records the answer to request `ticket` (or its failure), and what the server said. A request sent UNSEEN is
+ * counted as sent now: later than it went, so it counts in the documented window a little longer, never less. */
 export function markAnswer(
   s: PaceState,
   ticket: number,
@@ -371,8 +340,7 @@ export class Bucket {
 
   private async take(): Promise<number> {
     let told = false;
-    // Many short waits (a new window's polls, every 200 ms) add up: the notice comes once the wait so far and the
-    // next one pass NOTICE_AFTER_MS, however they are cut.
+    // Many short waits (a new window's polls) add up: the notice comes once they pass NOTICE_AFTER_MS.
     let waited = 0;
     // One read of the shared state, without its lock: with plenty to spare, the request goes at once and is recorded
     // with its answer (answered), one locked write per request instead of two.
@@ -385,8 +353,7 @@ export class Bucket {
         return v.wait > 0 ? v : { wait: 0, ticket: markSent(s, this.rule, now) };
       });
       if (r.ticket !== undefined) return r.ticket;
-      // A long wait is told each time; short waits adding up, once per process and prefix (8 parallel exports
-      // sharing 2 requests a second each wait a few seconds per page, in polls).
+      // A long wait is told each time; short waits adding up, once per process and prefix.
       const long = r.wait > NOTICE_AFTER_MS;
       const addedUp = !long && !this.toldAddedUp && waited + r.wait > NOTICE_AFTER_MS;
       if (!told && (long || addedUp) && this.notice) {
@@ -435,11 +402,8 @@ export class Pacer {
 
   bucket(path: string): Bucket {
     const key = bucketFor(path);
-    let b = this.buckets.get(key);
-    if (!b) {
-      b = new Bucket(key, this.now, this.sleep, this.store, this.notice);
-      this.buckets.set(key, b);
-    }
+    const b = this.buckets.get(key) ?? new Bucket(key, this.now, this.sleep, this.store, this.notice);
+    this.buckets.set(key, b);
     return b;
   }
 

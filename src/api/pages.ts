@@ -1,8 +1,6 @@
-// Lazy iteration over the pagination envelope. The documented counters disagree with the data in places
-// (api-reference §15), and a listing never ends early in silence: a 2xx answer that is not a page, a short page while
-// the envelope itself says more pages follow, or a full page whose signals disagree past where reading may go, is an
-// error (BadPageError), not "the last page". A full page is never the end while any of next, total_pages or
-// total_results says more; a short (or empty) page that nothing contradicts is, and bad counters never cause a loop.
+// Lazy iteration over the pagination envelope, whose counters disagree with the data in places (api-reference §15).
+// A listing never ends early in silence: an answer that is not a page, a short page while the envelope says more
+// follow, or a full page whose signals disagree past where reading may go, is a BadPageError. Bad counters never loop.
 import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
 import { InterruptedError, SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
@@ -18,24 +16,15 @@ export interface PageOptions {
   pageSize?: number;
   /** First page to read (1-based). */
   startPage?: number;
-  /**
-   * Records of the pages before startPage that the caller already has (a resumed export): the listing is then whole,
-   * and one that ends below its total_results, counting them, is reported like a fresh one.
-   */
+  /** Records of the pages before startPage that the caller already has (a resumed export), counted as read. */
   earlier?: number;
   /** Stop after this many records in total (undefined = all pages). */
   maxItems?: number;
-  /**
-   * Called once with the free-plan warning text, the first time a page carries one; or, without one, when a whole
-   * listing ends below its total_results.
-   */
+  /** Called once with the free-plan warning a page carries, or when a whole listing ends below its total_results. */
   onWarning?: (warning: string) => void;
   /** Called with every envelope as it arrives (for "showing N of M" hints). */
   onPage?: (page: Page<unknown>) => void;
-  /**
-   * Read exactly the one page startPage names (`--page N`): its records as the API gave them, a short one included
-   * (the envelope, seen through onPage, says whether more follow); never the next page to fill it up.
-   */
+  /** Read exactly the one page startPage names (`--page N`), a short one included, never the next to fill it up. */
   onePage?: boolean;
 }
 
@@ -59,9 +48,8 @@ export async function* pages<T = Rec>(http: HttpClient, path: string, opts: Page
 
   for (;;) {
     requests++;
-    // The first page spends the client's budget, shared with every other call (a batch of lookups must not storm a
-    // failing server); each later page of a listing that has answered gets its own, so a long export survives a bad
-    // minute instead of dying once the process has spent ten retries.
+    // The first page spends the client's retry budget, shared with every other call; each later page gets its own, so
+    // a long export survives a bad minute.
     const retryBudget = requests === 1 ? undefined : new RetryBudget(MAX_RETRIES);
     const stopping = () =>
       `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
@@ -124,11 +112,8 @@ async function fetchPage(
   }
 }
 
-/**
- * Whether the listing ends with this page (not cut by maxItems), by its own signals; `conflict`: where they disagree
- * and reading must stop, raised once this page is out, so the pages read so far are kept (a resumable export can
- * continue them). A short page that more is said to follow is thrown at once.
- */
+/** Whether the listing ends with this page, by its own signals; `conflict`: where they disagree, raised once this
+ * page is out, so the pages read so far are kept. A short page that more is said to follow is thrown at once. */
 function endOfListing<T>(
   env: Page<T>,
   page: number,
@@ -164,10 +149,7 @@ function endOfListing<T>(
   return { last: false, conflict: null };
 }
 
-/**
- * A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
- * below its own total is never silent.
- */
+/** A short last page is allowed, but a whole listing that ends below its own total is never silent. */
 function warnIfShort<T>(
   path: string,
   opts: PageOptions,
@@ -205,11 +187,9 @@ function endedByLinks(env: Page<unknown>, page: number): boolean {
 }
 
 /**
- * What each of the envelope's paging signals says about the pages after this full one: `more` and `end` name them
- * (absent ones are in neither). Past page `bound`, a full page whose signals still say more is a conflict, not a
- * reason to read on, so bad counters never turn into an endless loop: while the next link leads on, reading goes one
- * page past every counter (a listing that grows as it is read, a total_results that is understated); without it,
- * one page past the first counter that says the listing has ended.
+ * What each of the envelope's paging signals says about the pages after this full one: `more` and `end` name them.
+ * Past page `bound` (one page past every counter while the next link leads on, else past the first counter that says
+ * the listing has ended), a full page whose signals still say more is a conflict, never an endless loop.
  */
 function signals(env: Page<unknown>, page: number, size: number): { more: string[]; end: string[]; bound: number } {
   const more: string[] = [];
@@ -238,10 +218,8 @@ export function saysMoreFollow(p: Page<unknown>): boolean {
   return typeof p.page === 'number' && typeof p.total_pages === 'number' && p.page < p.total_pages;
 }
 
-/**
- * Whether the envelope says more records follow page `page` (whose last record is number `upTo`), by the first signal
- * it carries: its next link, else total_pages, else total_results; and that signal in words. Null: it carries none.
- */
+/** Whether more records follow page `page` (ending at record `upTo`) by the envelope's first signal (next,
+ * total_pages, total_results), and that signal in words. Null: it carries none. */
 export function moreByEnvelope(env: Page<unknown>, page: number, upTo: number): { more: boolean; by: string } | null {
   if (typeof env.next === 'string' && env.next !== '')
     return { more: true, by: 'its next link points to another page' };

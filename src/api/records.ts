@@ -1,19 +1,14 @@
 // The API's records as sq relies on them: one zod schema per document an endpoint promises, and the types inferred
 // from them. Loose on purpose (api-reference §15): each schema checks only the fields sq reads, lets every other field
-// through unchanged, and accepts the documented variants (a task's id as `id` or `hash_value`, a run's status in any
-// case, `/me` in its two samples). An answer that fails its schema is not that document: `answerCheck` turns the
-// first problem into the text of an exit-1 error naming the endpoint (http.ts), never a wait on a run that is no run.
-// zod/mini: the functional build of zod, a fraction of its start-up cost (sq me parses its answer too).
+// through, and accepts the documented variants. An answer that fails its schema is not that document: `answerCheck`
+// names the first problem in an exit-1 error (http.ts). zod/mini: the functional build of zod, cheaper to load.
 import * as z from 'zod/mini';
 import { jsonKind, type Rec } from '../lib/guards.js';
 
 const id = z.string().check(z.minLength(1));
 const text = z.optional(z.nullable(z.string()));
 
-/**
- * A record's type: the fields its schema checks, each optional, and every other field as `unknown`. A checked answer
- * has them, but a listing's items are not checked one by one, and §15 asks for optional typing everywhere.
- */
+/** A record's type: the fields its schema checks, each optional (a listing's items are not checked one by one). */
 type Read<S extends z.ZodMiniType> = Partial<z.infer<S>>;
 
 export const Squid = z.looseObject({ id, name: text });
@@ -71,10 +66,7 @@ export interface Page<T = Rec> {
   warning?: string;
 }
 
-/**
- * The check http.ts runs on an answer: null when it is `noun`, else what is wrong, with the field that is, e.g.
- * `not a run: "id" is missing`.
- */
+/** The check http.ts runs on an answer: null when it is `noun`, else what is wrong: `not a run: "id" is missing`. */
 export function answerCheck(schema: z.ZodMiniType, noun: string): (data: unknown) => string | null {
   return (data) => {
     const r = z.safeParse(schema, data);

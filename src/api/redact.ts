@@ -17,11 +17,8 @@ function maskJsonText(text: string): string {
   }
 }
 
-/**
- * A URL in the trace: sq's one URL masking (secret query values, password, the token segments of Slack, Discord and
- * Office webhook paths), as "****". The API's own paths are ids the trace is read for (`/v1/squids/<32 hex>` looks
- * like a token to the any-host rule), so token-looking segments on other hosts stay.
- */
+/** A URL in the trace, masked with "****" by the webhook hosts' rule: the API's own ids, which the trace is read for,
+ * would look like tokens to the any-host rule. */
 export function redactUrl(url: URL): string {
   return maskUrlQuery(url.toString(), '****', { paths: 'webhook-hosts' });
 }

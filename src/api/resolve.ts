@@ -66,11 +66,8 @@ interface ChildOptions {
   squid?: string;
 }
 
-/**
- * Runs and tasks by full id or unique id prefix. Their lists need ?squid= (there is no account-wide list), so a prefix
- * is looked up in --squid's records, else in every squid's (squids that never ran are skipped for runs). The scan is
- * complete, so a unique match is really unique, but capped at MAX_SCAN_REQUESTS requests.
- */
+/** Runs and tasks by full id or unique id prefix, looked up in --squid's records, else in every squid's (their lists
+ * need ?squid=). The scan is complete, so a unique match is really unique, but capped at MAX_SCAN_REQUESTS. */
 export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved<Run>> {
   return resolveChild(http, ref, opts, {
     noun: 'run',
@@ -153,9 +150,8 @@ async function resolve(http: HttpClient, rawRef: string, kind: Kind): Promise<Re
   // A full hash is taken as given: a lookup would only cost a request, and the endpoint reports 404 itself.
   if (isFullHash(ref)) return { id: ref.toLowerCase(), name: '', record: { id: ref.toLowerCase() } };
 
-  // Something that cannot be an id prefix can only match a name: the server-side name filter (a case-insensitive
-  // substring) narrows the scan, and matching stays exact here. A miss falls back to the full list, in case the
-  // filter behaves differently than documented.
+  // Something that cannot be an id prefix can only match a name: the server-side name filter narrows the scan, and
+  // matching stays exact here. A miss falls back to the full list.
   if (kind.nameFilter && !HEXISH.test(ref)) {
     const narrowed = await collect(http, kind.path, { [kind.nameFilter]: ref });
     try {

@@ -21,10 +21,7 @@ const TRANSIENT_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-/**
- * Retries a group of requests may spend between them, on top of each request's own MAX_RETRIES. A success earns
- * back a tenth of a retry, so a server that recovers slowly earns the budget back.
- */
+/** Retries a group of requests may spend between them, on top of each request's own; a success earns some back. */
 export class RetryBudget {
   private tokens: number;
   constructor(readonly max = 10) {
@@ -75,11 +72,8 @@ export class RetryPolicy {
     return this.safe && RETRY_STATUSES.has(status) ? this.nextRetry() : null;
   }
 
-  /**
-   * The pause of the whole bucket after a 429, or a RateLimitError once 5 in a row or 5 minutes have gone by.
-   * Retry-After when sent; else the seconds the DRF-style body states ("Expected available in 2 seconds"); else back
-   * off exponentially (1, 2, 4, 8 s), since repeated refusals can get the caller's IP blocked.
-   */
+  /** The pause of the whole bucket after a 429 (Retry-After; else the seconds a DRF-style body states; else an
+   * exponential back-off), or a RateLimitError once the 429s go on too long. */
   afterRateLimit(headers: Record<string, string | string[] | undefined>, text: string, pathname: string): number {
     this.consecutive429++;
     const retryAfter =

@@ -68,10 +68,7 @@ export function listRunPages(http: HttpClient, squidId: string, opts: PageOption
   return pages<Run>(http, RUNS_PATH, { ...opts, query: { ...opts.query, squid: squidId } });
 }
 
-/**
- * The run's tasks. pagination.mdx names /runs/{run}/tasks, the reference page /runtasks?run=: try the first and
- * fall back to the second when it answers 404 before anything was read.
- */
+/** The run's tasks: /runs/{run}/tasks, else /runtasks?run= when that answers 404 before anything was read. */
 export async function* runTaskPages(http: HttpClient, runId: string, opts: PageOptions = {}): AsyncGenerator<Page> {
   let yielded = false;
   try {
@@ -112,10 +109,7 @@ function exportQuery(o?: ExportRequest): Record<string, string> | undefined {
   };
 }
 
-/**
- * The presigned export URL, or null when the API says the export is not ready (404), or `{converting}` while a
- * format other than CSV is converted in the background (202 with its progress, 0-1, when given).
- */
+/** The presigned export URL, null when the export is not ready (404), or `{converting}` (202, with its progress). */
 export async function downloadUrl(
   http: HttpClient,
   runId: string,

@@ -6,11 +6,8 @@ import { checks } from './checks.js';
 import type { Rec } from '../lib/guards.js';
 import type { Squid } from './records.js';
 
-/**
- * `k=v` → value. The text stays a string unless it is valid JSON, so `zip=01234` stays "01234" (a leading zero is
- * not JSON), `max=5` is 5, `flag=true` is true, `tags=["a","b"]` an array. `functions.contacts=true` sets one paid
- * function (the API keeps functions in a map inside params).
- */
+/** `k=v` → value: a string unless it is valid JSON (`zip=01234` stays "01234", `max=5` is 5, `tags=["a"]` an array).
+ * `functions.contacts=true` sets one paid function. */
 export function parseParams(pairs: readonly string[], flag = '--param'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {

@@ -7,10 +7,7 @@ import { isRecord, type Rec } from '../lib/guards.js';
 import { seg } from './path.js';
 import { checks } from './checks.js';
 
-/**
- * Task values from a file: a JSON array (objects are sent as they are, strings become `{[key]: value}`), otherwise
- * one value per line (blank lines skipped; a leading UTF-8 BOM and CRs are ignored).
- */
+/** Task values from a file: a JSON array (strings become `{[key]: value}`), otherwise one value per line. */
 export function parseTaskFile(text: string, key: string, flag = '--file'): Rec[] {
   const body = text.replace(/^\uFEFF/, '');
   if (/^\s*\[/.test(body)) {

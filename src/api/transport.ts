@@ -1,12 +1,9 @@
-// The HTTP/1.1 transport under src/api/http.ts: Node's own node:http (node:https for an https:// origin), which
-// every Node has compiled in, with its native parser. sq used undici here: loading its files, compiling its
-// WebAssembly parser and the V8 flag that kept that parser's optimising compiler from holding the process at exit
-// cost a call more than the request itself (docs/startup.md).
+// The HTTP/1.1 transport under src/api/http.ts: Node's own node:http (node:https for an https:// origin), with its
+// native parser; loading undici cost a call more than the request itself (docs/startup.md).
 //
-// The shape is the part of undici's Agent and request() that http.ts uses, and its errors carry the codes http.ts,
-// retry.ts and http-errors.ts read: a network error keeps Node's code (ECONNREFUSED, ECONNRESET, ENOTFOUND…); the
-// timeouts and a connection lost in the middle of a body are named as undici named them (UND_ERR_CONNECT_TIMEOUT,
-// UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT, UND_ERR_SOCKET), so that the retry policy reads one set of codes.
+// The shape is the part of undici's Agent and request() that http.ts uses, and its errors carry the codes the retry
+// policy reads: a network error keeps Node's code (ECONNREFUSED, ECONNRESET…); the timeouts and a body cut short are
+// named as undici named them (UND_ERR_CONNECT_TIMEOUT, UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT, UND_ERR_SOCKET).
 import * as http from 'node:http';
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Dispatcher } from 'undici';
@@ -32,11 +29,8 @@ function coded(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-/**
- * Keep-alive connections per origin (node:http's Agent; node:https's for https), with undici's three timeouts:
- * connecting (TLS included), waiting for the response's headers once the request is sent, and any pause between two
- * pieces of the body.
- */
+/** Keep-alive connections per origin, with undici's three timeouts: connecting (TLS included), the response's
+ * headers once the request is sent, and any pause in the body. */
 class NodeAgent {
   private readonly agents = new Map<string, HttpAgent>();
 
@@ -50,11 +44,10 @@ class NodeAgent {
     // Node's ES module loader for it.
     if (protocol === 'https:') this.mods.https ??= process.getBuiltinModule('node:https') as unknown as Http;
     const mod = protocol === 'https:' ? this.mods.https! : this.mods.http;
-    let agent = this.agents.get(protocol);
-    if (!agent) {
-      agent = new mod.Agent({ keepAlive: true, keepAliveMsecs: this.opts.keepAliveTimeout ?? 10_000 });
-      this.agents.set(protocol, agent);
-    }
+    const agent =
+      this.agents.get(protocol) ??
+      new mod.Agent({ keepAlive: true, keepAliveMsecs: this.opts.keepAliveTimeout ?? 10_000 });
+    this.agents.set(protocol, agent);
     return { mod, agent };
   }
 
@@ -62,11 +55,6 @@ class NodeAgent {
   async close(): Promise<void> {
     for (const a of this.agents.values()) a.destroy();
     this.agents.clear();
-  }
-
-  /** Ends every connection at once (undici's name for it). */
-  async destroy(): Promise<void> {
-    await this.close();
   }
 }
 
@@ -173,13 +161,10 @@ function bodyOf(res: IncomingMessage, opts: AgentOptions): Body {
   out.text = () =>
     new Promise<string>((done, fail) => {
       if (res.errored) return fail(lostBody(res.errored));
-      // Closed before the text was asked for, or closing without an end and without an error: the body was
-      // cut short. Waiting for an 'end' that cannot come would hang the call (the socket's idle timer is
-      // gone with the socket).
+      // Closed before the text was asked for, without an end or an error: the body was cut short, and an 'end'
+      // that cannot come would hang the call.
       if (res.destroyed && !res.complete) return fail(coded('UND_ERR_SOCKET', 'other side closed'));
-      // The bytes, decoded once at the end: the text a StringDecoder (setEncoding) gives chunk by chunk, whatever the
-      // bytes and wherever the chunks split them (Node keeps its decoder in step with V8's), without loading and
-      // running one for every chunk.
+      // The bytes, decoded once at the end: the same text a StringDecoder gives chunk by chunk, at less cost.
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.once('end', () =>

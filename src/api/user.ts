@@ -1,6 +1,5 @@
-// The signed-in user and the credit balance, each checked to be that document (a 200 that is an error message or
-// null is exit 1, never printed at exit 0). `sq me` is the hot path: these checks are the User and Balance records of
-// records.ts written by hand, so that it never loads zod (test/commands/answers-no-document.test.ts holds them equal).
+// The signed-in user and the credit balance, each checked to be that document. `sq me` is the hot path: these checks
+// are records.ts's User and Balance written by hand, so that it never loads zod.
 import { isRecord, jsonKind } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
 import type { Balance, User } from './records.js';

@@ -9,10 +9,8 @@ export interface BalanceFacts {
   consumed: number;
 }
 
-/**
- * The Auto Billing Reset settings as far as the API said them. A field it left out (or sent in a type the spec does
- * not give it) is null and named in `unknown`: what depends on it is unknown, never taken as 0 or off.
- */
+/** The Auto Billing Reset settings as far as the API said them: a field left out (or of another type) is null and
+ * named in `unknown`, never taken as 0 or off. */
 export interface AutoResetFacts {
   /** null: the API did not say whether it is on. */
   enabled: boolean | null;
@@ -51,10 +49,8 @@ export function creditsBeforeReset(b: BalanceFacts, ar: AutoResetFacts): number 
 
 /**
  * How many resets a run of `credits` would set off: each time usage would go above the threshold a reset fires
- * (consumed back to 0) while the 24-hour cap allows; 0 when auto-reset is off or there is no subscription.
- * Usage already above the threshold counts: the next check fires a reset during the run. null when it cannot be
- * told: the API did not say whether auto-reset is on, or it is on and the threshold, the cap or the count is missing
- * (a current_usage_pct left out counts as a subscription: the careful side).
+ * while the 24-hour cap allows; 0 when auto-reset is off or there is no subscription. null when the API did not say
+ * enough to tell (a current_usage_pct left out counts as a subscription: the careful side).
  */
 export function autoResetCharges(b: BalanceFacts, ar: AutoResetFacts, credits: number): number | null {
   if (ar.enabled === false || ar.current_usage_pct === null || !(b.available > 0) || !(credits > 0)) return 0;
@@ -77,12 +73,10 @@ export function autoResetCharges(b: BalanceFacts, ar: AutoResetFacts, credits: n
 
 /**
  * What a run does to the account, as far as the spec's rules tell it: the balance after, the resets it sets off,
- * whether it is covered and where it pauses if not. The platform fires a reset at a periodic background check once
- * usage is above the threshold, not at the moment usage crosses it; when that check falls in the run is not known,
- * so every figure that depends on it is a range from two bounds: a check right after every task (resets as early,
- * and so as many, as possible) and a check only when the run has run out of credits or has ended (as late, and so as
- * few, as possible). A run takes its next task while credits are left, and a task is charged whole: a run that is not
- * covered pauses at 0 credits or a task below it. The tasks are taken as equal shares of the estimate.
+ * whether it is covered and where it pauses if not. A reset fires at a periodic check once usage is above the
+ * threshold, at a time not known, so each figure depending on it is a range: a check after every task (as many resets
+ * as possible) to a check only when the run is out of credits or ended (as few). A task is charged whole; the tasks
+ * are taken as equal shares of the estimate.
  */
 export interface RunForecast {
   /** Resets the run sets off: the fewest (checks as late as possible) and the most (as early as possible). */
@@ -100,10 +94,7 @@ export interface RunForecast {
   pauses_after_tasks_max: number | null;
   /** Resets still allowed in the 24-hour window once the run has set off its own (the fewest). */
   resets_left_after: number;
-  /**
-   * A reset already due before the run (usage above the threshold, one left in the window): it fires at the next
-   * check whether or not the run starts, so it is not among `resets` (the run's own), though the balance counts it.
-   */
+  /** A reset already due before the run: not among `resets` (the run's own), though the balance counts it. */
   pending_reset: boolean;
 }
 
@@ -144,11 +135,8 @@ function simulate(b: BalanceFacts, trigger: number, allowed: number, costs: numb
 /** `credits` in `n` equal chunks. */
 const chunks = (credits: number, n: number) => Array.from({ length: n }, () => Math.max(0, credits) / n);
 
-/**
- * The forecast of a run of `credits` in `tasks` tasks yielding `results` results (see RunForecast); null when the
- * API did not say enough to tell (autoResetCharges is null). The early bound charges result by result (a reset as
- * soon as usage is above the threshold), the late one task by task, each task charged whole once it starts.
- */
+/** The forecast of a run of `credits` in `tasks` tasks yielding `results` results (see RunForecast); null when the
+ * API did not say enough to tell (autoResetCharges is null). */
 export function forecastRun(
   b: BalanceFacts,
   ar: AutoResetFacts,

@@ -80,10 +80,7 @@ export function autoResetLine(c: SpendContext): string {
   );
 }
 
-/**
- * Usage above the threshold before the run: 1 reset is due and fires at the next check whether or not the run
- * starts, so it is said apart from the run's own resets (and asks no --yes of its own).
- */
+/** Usage above the threshold before the run: a reset is due whether or not the run starts, said apart from its own. */
 function pendingResetLine(c: SpendContext): string {
   const ar = c.autoReset;
   const e = c.estimate;
@@ -151,10 +148,7 @@ export function summaryLines(c: SpendContext): string[] {
   return lines;
 }
 
-/**
- * The one line every run start prints on stderr, on a terminal or not: "estimated 132 credits (base 100, …), sets
- * off no reset" or "…, sets off 1 Auto Billing Reset (charges the card)".
- */
+/** The one line every run start prints on stderr: "estimated 132 credits (base 100, …), sets off no reset". */
 export function startLine(c: SpendContext): string {
   const e = c.estimate;
   const services = e.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ');
@@ -191,10 +185,8 @@ export function estimateParagraph(c: SpendContext, squidRef: string): string[] {
   ];
 }
 
-/**
- * What `sq billing auto-reset` adds under the settings: the allowance and usage, the credits left before the next
- * reset fires and what it charges, and the resets left in the rolling 24 hours.
- */
+/** What `sq billing auto-reset` adds under the settings: allowance and usage, credits left before the next reset and
+ * what it charges, and the resets left in the rolling 24 hours. */
 export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown }, ar: AutoResetFacts): string[] {
   const plan = typeof balance.name === 'string' && balance.name ? `plan ${balance.name}` : 'the plan';
   const pct =

@@ -1,20 +1,12 @@
-// Nothing spends by surprise: before `sq runs start` and `sq go` start a run, and before a write that makes the
-// platform start runs later (a schedule: squids activate/update, apply; a chain: squids chain set), the cap and the
-// confirmation, per run.
-//
-// - A cap (--max-credits, else SQ_MAX_CREDITS, else the profile's max-credits) asks for the estimate first; above it
-//   the command ends with exit 9 and the estimate on stderr, and nothing is started or written. An estimate the API
-//   refuses is the error it is (400, 404); one it cannot give (a 5xx after retries, the network) is exit 9 under a
-//   cap (no cap is met without an estimate), and with Auto Billing Reset on (or unknown) needs --yes off a terminal
-//   (exit 9 without it) and a yes on one: an unestimated run may charge the card. With it off, a warning.
-// - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would (or, the API not
-//   saying enough, may) set off an Auto Billing Reset, shows the estimate and asks y/N; --yes skips the question,
-//   --no-input without --yes is exit 2.
-// - Every time (a terminal or not): the estimate, the balance and the auto-reset settings (the account's two reads may
-//   be asked for beside the caller's own, prefetchAccount), so a run start prints its one estimate line (-q silences
-//   it) and a schedule says what each run costs. Off a terminal (or with the question turned off), a run that would
-//   (or may) set off an Auto Billing Reset, a card charge, needs --yes: exit 9 with the forecast, nothing started or
-//   written. A dry run of a run start without a cap sends nothing more.
+// Nothing spends by surprise: before a run starts (`runs start`, `go`) or a write makes the platform start runs later
+// (a schedule, a chain), the cap and the confirmation, per run.
+// - A cap (--max-credits, SQ_MAX_CREDITS, the profile's max-credits) needs the estimate: above it, exit 9 with the
+//   estimate on stderr, nothing started or written. An estimate refused (400, 404) is that error; one not to be had
+//   (5xx, network) is exit 9 under a cap, and with Auto Billing Reset on (or unknown) needs --yes or a terminal's yes.
+// - On a terminal, a run above confirm-above, or one that would (or may) set off an Auto Billing Reset, asks y/N;
+//   --yes skips the question, --no-input without --yes is exit 2. Off a terminal, a possible card charge needs --yes.
+// - Every time: the estimate, the balance and the auto-reset settings (prefetchAccount), so a run start prints its
+//   estimate line and a schedule says what each run costs. A dry run of a run start without a cap sends nothing more.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { getEstimate, type Estimate } from '../api/estimate.js';
@@ -49,10 +41,7 @@ export const MAX_CREDITS_OPTION = {
     'number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
 } as const;
 
-/**
- * The cap and the confirmation threshold, read before any request: a bad --max-credits (or SQ_MAX_CREDITS, or a
- * stored value) is exit 2 naming it.
- */
+/** The cap and the confirmation threshold, read before any request: a bad value is exit 2 naming where it came from. */
 export async function spendPolicy(ctx: Ctx, maxCredits: string | undefined): Promise<SpendPolicy> {
   const store = await ctx.config();
   const profile = profileName(ctx.globals.profile, ctx.env, store);
@@ -71,17 +60,13 @@ export async function spendPolicy(ctx: Ctx, maxCredits: string | undefined): Pro
   };
 }
 
-/** A terminal a person answers on (whether or not prompting is turned off by --no-input, SQ_NO_INPUT or CI). */
-function onTerminal(ctx: Ctx): boolean {
-  return ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
+/** Whether to ask: a terminal a person answers on, and neither --yes nor a dry run (which starts nothing). */
+function asking(ctx: Ctx): boolean {
+  return ctx.io.stdinIsTTY && ctx.io.stderrIsTTY && !ctx.globals.yes && !ctx.globals.dryRun;
 }
 
-/**
- * Call just before the request that starts a run of `squidId`. Returns the estimate with the account's side when
- * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws
- * OverBudgetError (exit 9), CancelledError (a "no", exit 11) or the UsageError naming --yes (exit 2) instead of
- * letting the run start.
- */
+/** Call just before the request that starts a run of `squidId`: guardCost, with the estimate and the account's side
+ * when they were read. */
 export async function guardSpend(
   ctx: Ctx,
   http: HttpClient,
@@ -110,10 +95,7 @@ export interface GuardWords {
   question: string;
   /** The rule a cap keeps when no estimate could be had: "a run is never started without an estimate". */
   never: string;
-  /**
-   * Ask for the estimate even without a cap or a terminal (one request, the estimate alone) so that the command
-   * can say what each run costs: schedules and chains, which start runs later, each time charged.
-   */
+  /** Ask for the estimate even without a cap or a terminal, to say what each later run costs (schedules, chains). */
   always?: boolean;
   /** A squid without tasks has no estimate (400): true when that is no error (a schedule or chain set up first). */
   tasksLater?: boolean;
@@ -121,22 +103,16 @@ export interface GuardWords {
   startLine?: boolean;
 }
 
-/**
- * The balance and the auto-reset settings, asked for early (beside the caller's own reads, e.g. resolving the squid)
- * so that the guard adds about one round trip, the estimate's; a failure is kept for the guard to meet.
- */
-export function prefetchAccount(http: HttpClient): Promise<AccountFacts> {
+/** The balance and the auto-reset settings, asked for early beside the caller's own reads; a failure is kept for the
+ * guard to meet. */
+function prefetchAccount(http: HttpClient): Promise<AccountFacts> {
   const p = accountFacts(http);
   p.catch(() => undefined);
   return p;
 }
 
-/**
- * The account's side and, once the squid's id is known, its estimate too, asked for beside the caller's own reads
- * (`go` reads the squid's runs in progress meanwhile): the guard then adds no round trip of its own. A dry run
- * without a cap sends neither (the guard sends nothing more then); an estimate not used (a run found in progress)
- * changes nothing.
- */
+/** The account's side and, once the squid's id is known, its estimate, asked for beside the caller's own reads: the
+ * guard then adds no round trip. A dry run without a cap sends neither. */
 export function prefetchSpend(
   ctx: Ctx,
   http: HttpClient,
@@ -172,16 +148,13 @@ export async function guardCost(
   pre?: Prefetched,
 ): Promise<GuardResult> {
   // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
-  const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
+  const ask = asking(ctx);
   const result: GuardResult = { context: null, total: null, services: [] };
   // A dry run of a run start without a cap sends nothing more: nothing starts, nothing is charged.
   if (ctx.globals.dryRun && policy.cap === null && !words.always) return result;
   let c: SpendContext;
-  // The account side may have been asked for already, beside the caller's own reads; kept to decide without an estimate.
   const facts = pre?.account ?? prefetchAccount(http);
   try {
-    // The estimate, the balance and the auto-reset settings, at once: the forecast says whether the run charges the
-    // card, on a terminal or not.
     const [est, f] = await Promise.all([pre?.estimate ?? getEstimate(http, squidId), facts]);
     c = spendContext(est, f, http.serverNow());
   } catch (err) {
@@ -303,10 +276,8 @@ const CHAIN_WORDS: GuardWords = {
 };
 
 /**
- * Before `squids chain set` writes a chain whose target starts runs by itself (autostart): each done run of the
- * source starts a charged run of the target. The cost (chainCost, read before the write) against the cap and the
- * question; a target with no estimate yet (made on the first done run, or without tasks) cannot be held to a cap, and
- * that is said, never skipped in silence. The cost lines go to stderr first, whatever is decided.
+ * Before `squids chain set` writes a chain whose target starts runs by itself (autostart): the cost of the target's
+ * runs against the cap and the question. A target with no estimate yet cannot be held to a cap, and that is said.
  */
 export async function guardChain(ctx: Ctx, cost: ChainCost, policy: SpendPolicy, sourceLabel: string): Promise<void> {
   const lines = chainCostLines(cost, sourceLabel);
@@ -321,8 +292,7 @@ export async function guardChain(ctx: Ctx, cost: ChainCost, policy: SpendPolicy,
       );
     return;
   }
-  const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
-  await decide(ctx, cost.estimate, policy, cost.target?.id ?? '', CHAIN_WORDS, ask);
+  await decide(ctx, cost.estimate, policy, cost.target?.id ?? '', CHAIN_WORDS, asking(ctx));
 }
 
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -346,12 +316,7 @@ function cardCharge(c: SpendContext, lines: string[], words: GuardWords): OverBu
   });
 }
 
-function overBudget(
-  total: number,
-  policy: SpendPolicy,
-  lines: string[],
-  words: GuardWords = RUN_WORDS,
-): OverBudgetError {
+function overBudget(total: number, policy: SpendPolicy, lines: string[], words: GuardWords): OverBudgetError {
   return new OverBudgetError(
     `over budget: ${words.what} is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} ` +
       `(${policy.capFrom}); ${words.notDone}`,
@@ -370,12 +335,8 @@ export interface ScheduleSpec {
   timezone: string;
 }
 
-/**
- * Before a write that makes the platform start runs on a schedule (`squids activate` of a scheduled squid, `squids
- * update --schedule/--timezone` of an active one, `apply`): what each scheduled run costs, said on stderr, with the
- * cap and the question of `runs start`. Without a cap and a terminal it costs the estimate request alone; the
- * balance and the Auto Billing Reset settings are read when a cap refuses or a person is asked.
- */
+/** Before a write that makes the platform start runs on a schedule (squids activate, squids update --schedule, apply):
+ * what each scheduled run costs, on stderr, with the cap and the question of `runs start`. */
 export async function guardSchedule(
   ctx: Ctx,
   http: HttpClient,

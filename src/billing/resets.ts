@@ -1,8 +1,5 @@
-// The Auto Billing Resets of the rolling 24-hour window, and the run that set each off, as far as the API tells them:
-// GET /v1/plans/auto-reset gives the count (resets_used_in_window) and when the oldest leaves the window
-// (window_resets_at, that reset plus 24 h); GET /v1/user/balance gives the renewal date a reset moved (reset_time:
-// the newest reset plus one billing interval). The resets between the oldest and the newest are not dated by the API.
-// No requests here.
+// The Auto Billing Resets of the rolling 24-hour window, and the run that set each off, as far as the API tells them
+// (the count and when the oldest leaves the window; the renewal date the newest moved). No requests here.
 import { parseApiTime } from '../lib/api-time.js';
 
 const DAY = 86_400_000;

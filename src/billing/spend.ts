@@ -1,7 +1,5 @@
-// What a run of a squid would cost the account: the API's estimate (src/api/estimate.ts) with the balance and the Auto
-// Billing Reset settings read beside it, so a caller sees the credits, what is left after, and how many resets (card
-// charges) the run would set off. `sq squids estimate`, the spending guard of `runs start` and `go`, `apply`,
-// `squids chain set` and `sq mcp` all go through spendEstimate().
+// What a run of a squid would cost the account: the API's estimate with the balance and the Auto Billing Reset settings
+// read beside it: the credits, what is left after, and how many resets (card charges) the run would set off.
 import type { HttpClient } from '../api/http.js';
 import { ApiError, NotFoundError } from '../errors.js';
 import { isRecord } from '../lib/guards.js';
@@ -22,30 +20,19 @@ import {
 export interface SpendEstimate extends Estimate {
   /** Credits left after the run; negative when the balance does not cover it. */
   balance_after: number;
-  /**
-   * Auto Billing Resets (each a charge on the card on file) the run would set off; 0 when auto-reset is off; null
-   * when the API's settings leave it unknown (the fields it left out are in auto_reset_unknown).
-   */
+  /** Auto Billing Resets (card charges) the run would set off; null when unknown (see auto_reset_unknown). */
   auto_reset_charges: number | null;
   /** The auto-reset fields the API did not give, when that leaves auto_reset_charges unknown. */
   auto_reset_unknown?: string[];
   /** What one reset charges, when the balance names the plan's price (a numeric `price`); the docs show none. */
   auto_reset_price?: number;
-  /**
-   * The forecast (billing/charges.ts forecastRun): `balance_after` above is its low end; `balance_after_max` its high
-   * end (equal when exact: a reset fires at the platform's periodic check, whose timing makes a range).
-   */
+  /** The forecast's high end (forecastRun); `balance_after` is its low end, equal when exact. */
   balance_after_max: number;
-  /**
-   * Resets the run sets off: at least `resets`, at most `resets_max` (null: unknown, see auto_reset_unknown). A reset
-   * already due before the run is not among them: see pending_reset.
-   */
+  /** Resets the run sets off: at least `resets`, at most `resets_max` (null: unknown); not a pending_reset. */
   resets: number | null;
   resets_max: number | null;
-  /**
-   * true: usage is above the threshold already, so a reset (a card charge) fires at the platform's next check whether
-   * or not this run starts: not this run's doing, but counted in the balance after; false: none is due; null: unknown.
-   */
+  /** true: usage is above the threshold already, so a reset fires whether or not this run starts (counted in the
+   * balance after); null: unknown. */
   pending_reset: boolean | null;
   /** Credits each reset renews (the plan's allowance); 0 when no reset fires during the run. */
   renewed_credits: number;
@@ -88,11 +75,8 @@ export function balanceFacts(v: Balance): BalanceFacts & Record<string, unknown>
   return { ...v, available: v.available, consumed: v.consumed };
 }
 
-/**
- * The settings of GET /v1/plans/auto-reset (spec: enabled boolean; threshold_pct 1-100; max_resets_per_24h 1-10;
- * resets_used_in_window an integer; current_usage_pct a number, or null without an active subscription). A field
- * left out, or of another type, is unknown (null, and named in `unknown`): never read as off, 0 or "no card charge".
- */
+/** The settings of GET /v1/plans/auto-reset. A field left out, or of another type than the spec's, is unknown (null,
+ * and named in `unknown`): never read as off, 0 or "no card charge". */
 export function autoResetFacts(v: Record<string, unknown>): AutoResetFacts & Record<string, unknown> {
   const unknown: string[] = [];
   const known = <T>(key: string, ok: boolean, value: T): T | null => {

@@ -3,11 +3,9 @@
 // A Tab must never hang, prompt or print an error into the shell, so:
 // - answers come from a small per-user cache (cacheDir()/complete, 0600) that lives COMPLETION_TTL_MS;
 // - a stale answer is printed at once while a detached `sq __complete --refresh` renews it;
-// - with no answer at all, the service is asked, but only until COMPLETION_BUDGET_MS after the process started
-//   (node's own start-up counts); past that, nothing is offered this time and the refresh goes on detached;
-// - no key, an unreachable service, any error: nothing is offered, silently (exit 0, empty stderr); a failed
-//   question is remembered for FAILURE_TTL_MS, so Tabs in a row do not each wait for a service that is down.
-// The cache file is named after a hash of the key, the base URL and the question, and holds only the values.
+// - with no answer at all, the service is asked until COMPLETION_BUDGET_MS after the process started, then the
+//   refresh goes on detached;
+// - no key, an unreachable service, any error: nothing is offered, silently; a failure is kept for FAILURE_TTL_MS.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, rmSync, writeFileSync } from 'node:fs';
@@ -132,31 +130,31 @@ async function ask(http: HttpClient, source: Source, line: Line, now: number): P
   };
   const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
   const id = (r: Record<string, unknown>) => str(r.id ?? r.hash_value ?? r.hash);
+  type R = Record<string, unknown>;
+  // Names are what people type; a name two records share would be ambiguous, so those are offered by id.
+  const byName = (rs: R[], name: (r: R) => string, what: (r: R) => string) => {
+    const count = new Map<string, number>();
+    for (const r of rs) count.set(name(r), (count.get(name(r)) ?? 0) + 1);
+    return rs.map(
+      (r): Candidate =>
+        name(r) && count.get(name(r)) === 1 ? [name(r), `${what(r)} ${id(r)}`] : [id(r), `${what(r)} "${name(r)}"`],
+    );
+  };
   switch (source) {
-    case 'squids': {
-      const squids = await list(SQUIDS_PATH);
-      // Names are what people type; a name two squids share would be ambiguous, so those are offered by id.
-      const count = new Map<string, number>();
-      for (const s of squids) count.set(str(s.name), (count.get(str(s.name)) ?? 0) + 1);
-      return squids.map((s) =>
-        str(s.name) && count.get(str(s.name)) === 1
-          ? [str(s.name), `squid ${id(s)}`]
-          : [id(s), `squid "${str(s.name)}"`],
+    case 'squids':
+      return byName(
+        await list(SQUIDS_PATH),
+        (s) => str(s.name),
+        () => 'squid',
       );
-    }
     case 'crawlers':
       return (await list(CRAWLERS_PATH)).filter((c) => str(c.slug)).map((c) => [str(c.slug), str(c.name) || 'crawler']);
-    case 'accounts': {
-      // Usernames are what people recognise; one two accounts share would be ambiguous, so those are offered by id.
-      const accounts = await list(ACCOUNTS_PATH);
-      const count = new Map<string, number>();
-      for (const a of accounts) count.set(str(a.username), (count.get(str(a.username)) ?? 0) + 1);
-      return accounts.map((a) =>
-        str(a.username) && count.get(str(a.username)) === 1
-          ? [str(a.username), `${str(a.type) || 'account'} ${id(a)}`]
-          : [id(a), `${str(a.type) || 'account'} "${str(a.username)}"`],
+    case 'accounts':
+      return byName(
+        await list(ACCOUNTS_PATH),
+        (a) => str(a.username),
+        (a) => str(a.type) || 'account',
       );
-    }
     case 'account-types': {
       // The path the spec names first; the reference's spelling when that one is unknown (as `sq accounts types`).
       const types = await list(ACCOUNT_TYPE_PATHS[0]).catch(() => list(ACCOUNT_TYPE_PATHS[1]));

@@ -89,10 +89,7 @@ export function resolveAuth(
   };
 }
 
-/**
- * A key goes in an HTTP header, which takes printable ASCII only: a key with anything else (curly quotes pasted from
- * a document, a control character) is refused before any request, naming where it came from but not showing it.
- */
+/** A key goes in an HTTP header, printable ASCII only: anything else is refused, naming where it came from, not it. */
 export function checkApiKey(from: string, token: string): void {
   if (!printableAscii(token)) {
     throw new UsageError(
@@ -106,11 +103,8 @@ function printableAscii(s: string): boolean {
   return allIn(s, 0x21, 0x7e);
 }
 
-/**
- * Accept `https://host`, `https://host/` and `https://host/v1`: paths we send always start with /v1. (Trailing
- * slashes, then one `/v1`.) String operations, not regular expressions: these run on every call, and a regular
- * expression is compiled on its first use, on every call.
- */
+/** Accept `https://host`, `https://host/` and `https://host/v1`: paths we send always start with /v1. String
+ * operations, not regular expressions: this runs on every call. */
 export function normaliseBaseUrl(url: string): string {
   let end = url.length;
   while (end > 0 && url.charCodeAt(end - 1) === 47) end--;

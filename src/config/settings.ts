@@ -24,8 +24,7 @@ export function creditsValue(from: string, value: string): string {
       `${from} must be a number of credits, 0 or more (e.g. 500 or 12.5); got ${JSON.stringify(value)}`,
     );
   }
-  // What is stored must read back: 1e22 or 1e-7 (as String() writes them) is no number of credits, and every run
-  // refused it until `config unset`.
+  // What is stored must read back: 1e22 or 1e-7 (as String() writes them) is no number of credits.
   if (n > MAX_CREDITS)
     throw new UsageError(`${from} must be at most ${MAX_CREDITS} credits; got ${JSON.stringify(value)}`);
   const out = String(n);
@@ -121,11 +120,8 @@ export class BadStoredSettingError extends UsageError {
   }
 }
 
-/**
- * A key's value for a command: its environment variable (checked as a set value would be), else the profile's, else
- * the default. An empty variable counts as unset. A stored value the key does not take is a BadStoredSettingError
- * (exit 2) naming the key, the file and `sq config unset KEY`.
- */
+/** A key's value for a command: its environment variable (unless empty), else the profile's, else the default. A
+ * stored value the key does not take is a BadStoredSettingError. */
 export function resolveSetting(
   key: string,
   stored: string | undefined,

@@ -1,7 +1,7 @@
 // Profiles live in one JSON file written through conf (atomic writes: temp file, fsync, rename; mode 0600, directory
 // 0700). Reads take a plain fs path: `sq me` should not load conf on every call.
-// Every change is a read-modify-write under a cross-process lock (lib/lock.ts), re-reading the file once the lock
-// is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
+// Every change is a read-modify-write under a cross-process lock (lib/lock.ts), so that two `sq auth login` running at
+// once both end up in the file.
 import { closeSync, constants, readFileSync, chmodSync, existsSync, renameSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
@@ -35,10 +35,7 @@ function configDir(env: Record<string, string | undefined>): string {
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'sq');
 }
 
-/**
- * A crashed sq leaves its lock behind: after `STALE_MS` the next sq takes it over. Waiting is bounded (30 s),
- * longer than a stale lock lives, so a wait never lasts forever.
- */
+/** A crashed sq leaves its lock behind: after `STALE_MS` the next sq takes it over. */
 const STALE_MS = 10_000;
 const LOCK_WAIT_MS = 30_000;
 
@@ -165,10 +162,7 @@ export class ProfileStore {
     });
   }
 
-  /**
-   * The profile directory, made (0700) when it is missing, for a file to be written there (the profiles, what sq
-   * applied): a home directory that does not exist is never made (SqError).
-   */
+  /** The profile directory, made (0700) when it is missing; a home directory that does not exist is never made. */
   makeDir(): void {
     // Looked at only when something is to be written: a call that reads the profiles never needs it.
     const home = missingHome(this.env, this.dir);
@@ -225,10 +219,7 @@ export class ProfileStore {
   }
 }
 
-/**
- * Profiles are kept in an object without a prototype, so that every name is an own key: on a plain object,
- * `profiles["__proto__"] = …` would set its prototype and store nothing.
- */
+/** Profiles are kept in an object without a prototype, so that every name (`__proto__` too) is an own key. */
 function noProfiles(): Record<string, Profile> {
   return Object.create(null) as Record<string, Profile>;
 }
@@ -243,10 +234,7 @@ function isProfile(value: unknown): value is Profile {
   return s === undefined || (isRecord(s) && Object.values(s).every((v) => typeof v === 'string'));
 }
 
-/**
- * The profiles in the file (`data`; no profiles when there is none; null when it is not a profile file), and the
- * stat of the regular file it read (`st`).
- */
+/** The profiles in the file (null when it is not a profile file), and the stat of the regular file it read. */
 function readData(file: string): { data: ProfileData | null; st?: Stats } {
   let raw: string;
   let fd: number;

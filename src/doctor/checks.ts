@@ -28,24 +28,17 @@ const fail = (name: string, detail: string, fix: string): Check => ({ name, ok: 
 const warn = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'warn', detail, fix });
 
 /**
- * Node.js release lines and the day each stops getting security fixes (nodejs.org/en/about/previous-releases).
- * Odd lines are never LTS and end six months after their release.
+ * The day Node.js line `major` (18 to 26) stops getting security fixes (nodejs.org/en/about/previous-releases): an
+ * even (LTS) line on April 30 three years after its release, an odd one on June 1 six months after its release.
  */
-export const NODE_END_OF_LIFE: Readonly<Record<number, string>> = {
-  18: '2025-04-30',
-  19: '2023-06-01',
-  20: '2026-04-30',
-  21: '2024-06-01',
-  22: '2027-04-30',
-  23: '2025-06-01',
-  24: '2028-04-30',
-  25: '2026-06-01',
-  26: '2029-04-30',
-};
+function nodeEndOfLife(major: number): string | undefined {
+  if (!(major >= 18 && major <= 26)) return undefined;
+  return major % 2 === 0 ? `${2016 + major / 2}-04-30` : `${2014 + (major - 1) / 2}-06-01`;
+}
 
 export function nodeCheck(version: string, now: number): Check {
   const major = Number.parseInt(version.replace(/^v/, ''), 10);
-  const end = NODE_END_OF_LIFE[major];
+  const end = nodeEndOfLife(major);
   const v = version.replace(/^v/, '');
   if (end === undefined) {
     return major < 18
@@ -129,10 +122,8 @@ export interface Probe {
   at: number;
 }
 
-/**
- * One GET /v1/me without the key: is the base URL reachable, is its TLS certificate valid, and is it the API (a JSON
- * answer: 401 without a key, as the API's authentication answers); its Date for the clock check.
- */
+/** One GET /v1/me without the key: is the base URL reachable, its TLS certificate valid, and is it the API (a JSON
+ * 401); its Date for the clock check. */
 export async function probeBaseUrl(ctx: Ctx, baseUrl: string): Promise<{ check: Check; probe: Probe | null }> {
   const url = new URL(`${baseUrl}/v1/me`);
   // Loaded here, not at start: node:https brings TLS, which a command on a cached answer never needs.

@@ -7,6 +7,8 @@ export interface TaskParamDef {
   required: boolean;
   default: unknown;
   example?: unknown;
+  /** Other names a task may give it (its examples page sends one and its answer shows this name): stored as this. */
+  aliases?: string[];
   description: string;
 }
 export interface SquidParamDef {
@@ -69,6 +71,14 @@ export interface CrawlerDef {
    * 32-hex string (Bien'ici, Facebook page details, Leboncoin listings: an integer); a hash when unset.
    */
   result_id?: 'integer';
+  /**
+   * What an update (POST /v1/squids/{id}) answers for its squids, as its one update-settings page shows (the generator
+   * reads it; docs/emulator.md): unset, an echo of the fields sent; 'settings', {name, no_line_breaks, params,
+   * to_complete, export_unique_results} with is_active and run_notify when sent; 'squid', the whole squid.
+   */
+  update_answer?: 'settings' | 'squid';
+  /** That answer's status: 201 (every update-settings page's label) when unset. */
+  update_status?: number;
   /** The examples/ pages of the crawler (add-tasks, get-results, update-settings…); none for a crawler of the seed's own. */
   pages?: string[];
   /** What the docs do not give and the emulator assumes (docs/emulator.md): credits_per_row, attributes, account… */

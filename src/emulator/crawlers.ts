@@ -63,6 +63,9 @@ const HAND_DEFS: CrawlerDef[] = [
     credits_per_row: 2,
     max_concurrency: 20,
     base_label: 'Export Local Businesses',
+    // Its update page is the update-squid reference page (it has no examples page): the settings record, 200.
+    update_answer: 'settings',
+    update_status: 200,
     task: {
       url: {
         type: 'string',
@@ -164,7 +167,8 @@ const HAND_DEFS: CrawlerDef[] = [
     credits_per_row: 2,
     max_concurrency: 20,
     account: account('twitter-sync', 'https://x.com', 'auth_token', 'ct0'),
-    // examples/twitter-profile-scraper: a task is a profile URL or a `screen_name`; the squid takes `json`.
+    // examples/twitter-profile-scraper: a task is a profile URL or a `screen_name`; the squid takes `json` only (the
+    // update answer shows the params whole: {json}).
     task: {
       url: url('https://x.com/nasa', '^https://(x|twitter)\\.com/'),
       screen_name: {
@@ -177,7 +181,6 @@ const HAND_DEFS: CrawlerDef[] = [
       },
     },
     squid: {
-      max_results: maxResults,
       json: {
         type: 'boolean',
         default: false,
@@ -472,10 +475,11 @@ const HAND_DEFS: CrawlerDef[] = [
 
 // The quick starts' and examples pages' Google Maps crawler slug (examples/google-maps-leads-scraper/…, whose answers
 // name the squid "Google Maps Search Export"): the same inputs, params, functions and rows under that slug, so a
-// script written from those pages finds a crawler here.
+// script written from those pages finds a crawler here. Its update answers as its own update-settings page shows (201).
 {
   const gm = HAND_DEFS.find((d) => d.slug === 'google-maps-search-export')!;
-  HAND_DEFS.push({ ...gm, id: undefined, slug: 'google-maps-leads-scraper', name: 'Google Maps Leads Scraper' });
+  const { update_answer: _a, update_status: _s, ...inputs } = gm;
+  HAND_DEFS.push({ ...inputs, id: undefined, slug: 'google-maps-leads-scraper', name: 'Google Maps Leads Scraper' });
 }
 
 /** The site accounts of the docs' list-account-types sample, by type (the seed's account types). */
@@ -523,6 +527,7 @@ function merge(hand: CrawlerDef, docs: DocsCrawler): CrawlerDef {
     attributes,
     ...(docs.task_module !== undefined ? { task_module: docs.task_module } : {}),
     ...(docs.result_id ? { result_id: docs.result_id } : {}),
+    ...(docs.update_answer ? { update_answer: docs.update_answer } : {}),
     pages: docs.pages,
     // The hand-kept facts replace the generated assumptions of rates, account and attributes.
     assumed: docs.assumed.filter((a) => !HAND_KEPT.includes(a)),
@@ -684,6 +689,17 @@ export function crawlerAttributes(c: CrawlerRecord): Record<string, unknown>[] {
   }));
 }
 
+/** The crawler's name of a task param given as `name`: a param's alias (TaskParamDef.aliases) gives the param's. */
+export function taskParamName(def: CrawlerDef, name: string): string {
+  if (Object.hasOwn(def.task, name)) return name;
+  return Object.entries(def.task).find(([, p]) => p.aliases?.includes(name))?.[0] ?? name;
+}
+
+/** A task's params under the crawler's names (twitter-user-tweets' page sends `screen_name`, its answer shows `username`). */
+export function taskParamsOf(def: CrawlerDef, params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [taskParamName(def, k), v]));
+}
+
 /** A squid can run once every required squid param of its crawler has a value. */
 export function isReady(def: CrawlerDef, params: Record<string, unknown>): boolean {
   return Object.entries(def.squid).every(
@@ -693,7 +709,7 @@ export function isReady(def: CrawlerDef, params: Record<string, unknown>): boole
 
 /** Why a value is refused for a squid param the crawler defines (its type, its allowed values), or null. */
 export function squidParamProblem(def: CrawlerDef, name: string, value: unknown): string | null {
-  const p = def.squid[name];
+  const p = Object.hasOwn(def.squid, name) ? def.squid[name] : undefined;
   if (!p || value === null) return null;
   if (p.type === 'int' && !Number.isInteger(value)) return `params.${name} must be an integer (InvalidParamType).`;
   if (p.type === 'boolean' && typeof value !== 'boolean')

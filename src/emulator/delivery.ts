@@ -106,7 +106,7 @@ function webhookFields(v: unknown): WebhookFields {
   for (const name of RUN_EVENTS) {
     // The docs show both the flat dotted key ("run.done") and the nested form ({run: {done}}).
     const nested = isRecord(ev.run) ? ev.run[name.slice(4)] : undefined;
-    const value = name in ev ? ev[name] : nested;
+    const value = Object.hasOwn(ev, name) ? ev[name] : nested;
     if (typeof value !== 'boolean') {
       throw new FieldError(
         `webhook_fields.events.${name}`,

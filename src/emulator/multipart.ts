@@ -11,7 +11,8 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
 }
 
 export function parseMultipart(body: Buffer, boundary: string): Multipart {
-  const out: Multipart = { fields: {}, files: {} };
+  // Prototype-less: a part named __proto__ or constructor is a key like any other, never the objects' prototype.
+  const out: Multipart = { fields: Object.create(null), files: Object.create(null) };
   const delim = Buffer.from(`--${boundary}`);
   let pos = body.indexOf(delim);
   while (pos !== -1) {

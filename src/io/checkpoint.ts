@@ -1,7 +1,6 @@
-// Checkpoints for resumable exports. A checkpoint names the pages whose records are wholly written (and the byte
-// offset just after them), plus everything that decides what those bytes look like (scope, format, fields, columns,
-// page size). `--resume` continues only a checkpoint that matches the command in all of them: appending pages of
-// another export, or in another format, would make a file that looks whole but is not.
+// Checkpoints for resumable exports: the pages whose records are wholly written (and the byte offset after them),
+// plus everything that decides what those bytes look like. `--resume` continues only a checkpoint that matches the
+// command in all of them, never making a file that looks whole but is not.
 import { stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SqError, UsageError } from '../errors.js';
@@ -55,10 +54,8 @@ export async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null)) !== null;
 }
 
-/**
- * The checkpoint at `path`; null when there is none. A file that is not a checkpoint of ours, or one whose fields are
- * damaged (edited by hand, cut short), is a UsageError naming it, ending with `startOver`: nothing in it is trusted.
- */
+/** The checkpoint at `path`; null when there is none. One that is not ours or is damaged is a UsageError naming it,
+ * ending with `startOver`. */
 export async function readCheckpoint(
   path: string,
   startOver = 'delete it and export again',
@@ -125,10 +122,9 @@ export function checkpointProblem(ck: Record<string, unknown>): string | null {
 }
 
 /**
- * Checks the first `ck.bytes` bytes of the saved pages (the partial file, or the file stdout appends to) before
- * anything is appended to them: no NUL byte (what `truncate -s` leaves when it extends a file that lost data), the
- * last byte ends a whole record, the CSV/TSV header is the one the checkpoint's columns make, and the records in
- * them are the checkpoint's count. The problem, as the end of a sentence about the file; null when they line up.
+ * Checks the first `ck.bytes` bytes of the saved pages before anything is appended to them: no NUL byte, the last
+ * byte ends a whole record, the CSV/TSV header is the checkpoint's, and the record count is the checkpoint's. The
+ * problem, as the end of a sentence about the file; null when they line up.
  */
 export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise<string | null> {
   const { line, multiline } = FORMAT_SPECS[ck.format as Format];

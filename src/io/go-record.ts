@@ -1,10 +1,9 @@
 // What a run-starting command is doing, kept on disk before each paid or half-done step, so that a rerun after an
-// interruption (Ctrl-C, SIGTERM, kill -9, a CI timeout) continues it instead of starting, and paying for, a second run.
+// interruption continues it instead of starting, and paying for, a second run.
 // - `sq go` keeps a record beside its -o file (.FILE.sq-go; for stdout, in the cache directory): the squid, whether its
 //   params step finished, and the run ("starting" with the time it was about to be started, then its id).
-// - `sq runs start --idempotency-key KEY` keeps KEY → run per key and API in the cache directory, for 24 hours.
-// Files are written as the export checkpoints are (lib/atomic-file.ts): a new 0600 file renamed over the old one, so a
-// crash leaves the old record or the new one, never half of one; and read only as a regular file, never through a link.
+// - `sq runs start --idempotency-key KEY` keeps KEY → run per key and API in the cache directory.
+// Files are written and read as the export checkpoints are (lib/atomic-file.ts).
 import { mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -36,10 +35,8 @@ export interface GoRecord {
   updated_at: string;
 }
 
-/**
- * Where `sq go` keeps its record: beside the -o file, or (stdout) in the cache directory under a name made of the key,
- * API, crawler and tasks as typed; undefined for stdout without a cache directory (then nothing is recorded).
- */
+/** Where `sq go` keeps its record: beside the -o file, or (stdout) in the cache directory, named by a hash of the key,
+ * API, crawler and tasks; undefined for stdout without a cache directory. */
 export function goRecordPath(o: {
   output: string | undefined;
   cacheDir: string | undefined;
@@ -169,11 +166,8 @@ export async function saveIdempotency(
   );
 }
 
-/**
- * One `sq go` and its record: opened (and locked, so two `sq go` of the same file never both start a run) before any
- * request; each step saves what it is about to do. Without a place for the record (stdout, no cache directory) it
- * records nothing and every answer is "nothing recorded".
- */
+/** One `sq go` and its record: opened (and locked) before any request; each step saves what it is about to do.
+ * Without a place for the record it records nothing. */
 export class GoJob {
   private constructor(
     readonly path: string | undefined,

@@ -1,10 +1,7 @@
-// Output files appear whole or not at all: data goes to a temp file next to the target (same filesystem, so the
-// rename is atomic), opened exclusively with mode 0600, fsynced, then renamed over the target. An error or Ctrl-C
-// removes the temp file, so an interrupted export never leaves a truncated file that looks complete. A resumable
-// export (io/checkpoint.ts) names its temp file and keep()s it: the data stays aside, never at the target.
-// Only a regular file (or nothing) is ever replaced: a device, FIFO, socket, directory or symbolic link at the target
-// is refused, both before any request (checkOutputTarget) and again at the rename, since the target may change during
-// a long export. A replaced file keeps its permission bits; a new one stays 0600 (results are often personal data).
+// Output files appear whole or not at all: data goes to a 0600 temp file next to the target, fsynced, then renamed over
+// the target; an error or Ctrl-C removes it. A resumable export (io/checkpoint.ts) names its temp file and keep()s it.
+// Only a regular file (or nothing) is ever replaced, checked before any request (checkOutputTarget) and again at the
+// rename. A replaced file keeps its permission bits; a new one stays 0600 (results are often personal data).
 import {
   createWriteStream,
   open as openCb,
@@ -52,10 +49,8 @@ export class AtomicFile {
     private readonly replace: boolean,
     start?: number,
   ) {
-    // A numeric fd with autoClose off: the descriptor must stay open after 'finish' so it can be fsynced before the
-    // rename. (A FileHandle given to a stream with autoClose off can never be closed: the stream keeps a ref on it.)
-    // Its close is a no-op: destroy() closes the descriptor even with autoClose off, and this class closes it itself,
-    // once; a second close(2) of the number would close whatever file of this process had been given it meanwhile.
+    // A numeric fd with autoClose off: it must stay open after 'finish' to be fsynced before the rename. The stream's
+    // close is a no-op (STREAM_FS): this class closes it, once; a second close(2) could close another file.
     this.stream = createWriteStream('', { fd, autoClose: false, highWaterMark: 256 * 1024, start, fs: STREAM_FS });
     this.stream.on('error', (err) => {
       this.error ??= err;
@@ -134,10 +129,8 @@ export class AtomicFile {
     return st;
   }
 
-  /**
-   * A new name is linked rather than renamed into place: link(2) fails when something appeared at the target since
-   * checkTarget() (rename would silently replace a FIFO made in between). Filesystems without hard links get rename.
-   */
+  /** A new name is linked rather than renamed into place: link(2) fails when something appeared at the target since
+   * checkTarget(), where rename would replace it. Filesystems without hard links get rename. */
   private async place(existed: boolean): Promise<void> {
     if (!existed) {
       try {
@@ -213,10 +206,8 @@ export async function checkTargetDir(target: string): Promise<string> {
   return dir;
 }
 
-/**
- * Refuses (UsageError, before any request) an output path that is anything but a regular file or nothing; returns
- * the directory it would be written in. `flag` is how the user named it ('-o').
- */
+/** Refuses an output path that is anything but a regular file or nothing (UsageError naming `flag`, before any
+ * request); returns the directory it would be written in. */
 export async function checkOutputTarget(flag: string, target: string): Promise<string> {
   const st = await lstat(target).catch(() => null);
   if (st && !st.isFile()) throw new UsageError(await refusal(flag, target, st));
@@ -253,11 +244,8 @@ export function existsError(target: string): UsageError {
   return new UsageError(`${target} already exists: pass --force to replace it, or -o FILE to choose another name`);
 }
 
-/**
- * The rule of every command that writes a file (results list -o, runs download): an existing file is replaced only
- * with --force. Checked before any request (and again at the rename, AtomicFile's `replace`), so nothing is lost to
- * a mistyped name and no download is wasted.
- */
+/** The rule of every command that writes a file: an existing file is replaced only with --force, checked before any
+ * request (and again at the rename). */
 export async function refuseExisting(target: string, force: boolean): Promise<void> {
   if (!force && (await lstat(target).catch(() => null))) throw existsError(target);
 }
@@ -268,11 +256,8 @@ export async function checkNewOutput(flag: string, target: string, force: boolea
   await refuseExisting(target, force);
 }
 
-/**
- * The text of one of sq's own small files (an export checkpoint, sq go's record, the idempotency keys); null when there
- * is none. Never read through a symlink, never blocking on a FIFO: anything but a regular file is a UsageError naming
- * it as `what`.
- */
+/** The text of one of sq's own small files (a checkpoint, sq go's record); null when there is none. Anything but a
+ * regular file (a symlink, a FIFO) is a UsageError naming it as `what`. */
 export async function readRegularFile(path: string, what: string): Promise<string | null> {
   try {
     const fh = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
@@ -292,10 +277,7 @@ export async function readRegularFile(path: string, what: string): Promise<strin
   }
 }
 
-/**
- * Replaces such a file: a new 0600 temp file (O_EXCL: never through a link or into a FIFO placed there) renamed over
- * it, so a crash leaves the old text or the new, never half of it.
- */
+/** Replaces such a file: a new 0600 temp file (O_EXCL) renamed over it, so a crash leaves the old text or the new. */
 export async function replaceFile(path: string, text: string): Promise<void> {
   const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {

@@ -2,11 +2,8 @@
 // bin/sq.js, which runs before any of the CLI is loaded, uses this one too: built into dist/launcher.cjs.
 import { statSync } from 'node:fs';
 
-/**
- * SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else the platform's per-user cache; undefined when off (SQ_CACHE_DIR=), and
- * when $HOME is not an existing directory: sq never creates a missing home (a service account's, a container's), it
- * runs without a cache.
- */
+/** SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else the platform's per-user cache; undefined when off (SQ_CACHE_DIR=), and
+ * when $HOME is not an existing directory (sq never creates a missing home). */
 export function cacheDir(
   env: Record<string, string | undefined>,
   platform: string = process.platform,

@@ -52,11 +52,8 @@ export function writeCacheFile(file: string, text: string): void {
   }
 }
 
-/**
- * 64 bits of FNV-1a, as 16 hex digits: names a cache entry (a key and service, a jq expression) without storing what
- * it names. Not node:crypto: every call that needs a name would load it. A 64-bit hash of a key of 128
- * bits or more cannot give the key back: each hash value fits about 2^64 keys.
- */
+/** 64 bits of FNV-1a, as 16 hex digits: names a cache entry (a key and service, a jq expression) without storing
+ * what it names, and without loading node:crypto. */
 export function fnv1a64(text: string): string {
   let h = 0xcbf29ce484222325n;
   for (let i = 0; i < text.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
@@ -66,12 +63,8 @@ export function fnv1a64(text: string): string {
 /** How long a cache file nobody has rewritten is kept: pacing state and completion answers are stale long before. */
 export const CACHE_FILE_MAX_AGE_MS = 86_400_000;
 
-/**
- * Removes the regular files of yours in `dir` whose names match `names` and that nobody has written for
- * CACHE_FILE_MAX_AGE_MS: what other keys, services or squids left behind, and temp files of killed processes. Called
- * only when `fresh` (a file about to be created for the first time) does not exist yet, so that a directory is
- * listed when it may have grown, not on every call.
- */
+/** Removes the regular files of yours in `dir` whose names match `names` and that nobody has written for
+ * CACHE_FILE_MAX_AGE_MS; only when `fresh` (a file about to be created) does not exist yet, not on every call. */
 export function pruneCacheDir(dir: string, names: RegExp, fresh: string, now: number = Date.now()): void {
   if (existsSync(fresh)) return;
   let entries: string[];

@@ -1,6 +1,5 @@
-// The name commander gives an option's value: `--dry-run` → `dryRun` (its attributeName(), without a `no-` prefix's
-// removal, which the caller does). Plain string work: it runs on every plain command line (src/shell/dispatch.ts) and in
-// every exclusive() check, where two regular expressions compiled on first use cost more than the rest of the check.
+// The name commander gives an option's value: `--dry-run` → `dryRun` (without a `no-` prefix's removal, which the
+// caller does). Plain string work, not regular expressions: it runs on every plain command line.
 
 /** `--dry-run`, `-y` or `dry-run` → `dryRun`, `y`. */
 export function attributeName(flag: string): string {

@@ -4,24 +4,15 @@
 //   waiting is bounded by `waitMs`, then ELOCKED.
 // - lockExport: an export owned for the whole command (a resumable `results list`), the owner's pid in the file.
 import { closeSync, constants, openSync, rmSync, statSync, unlinkSync } from 'node:fs';
-// node:fs/promises on first use: loading it (with the readline module it pulls in) is not free, and only the export
-// lock below uses it, not the pacing lock every call takes. process.getBuiltinModule, not import(): the bundle is
-// compiled through vm.Script (bin/sq.js), where an import() of a built-in has no loader.
+// node:fs/promises on first use (loading it is not free): only the export lock uses it, not the pacing lock every call
+// takes. process.getBuiltinModule, not import(): the bundle runs through vm.Script, where import() has no loader.
 const fsp = () => process.getBuiltinModule('node:fs/promises');
-const lstat = (path: string) => fsp().lstat(path);
-const readFile = (path: string, encoding: 'utf8') => fsp().readFile(path, encoding);
-const unlink = (path: string) => fsp().unlink(path);
-const writeFile = (path: string, data: string, opts: { flag: string; mode: number }) =>
-  fsp().writeFile(path, data, opts);
 import { UsageError } from '../errors.js';
 import { sleep } from './sleep.js';
 import { readRegularSync } from './regular-file.js';
 
-/**
- * Whether a lock file written at `mtimeMs` is older than `ms`, or dated more than `ms` ahead of now: a lock from the
- * future (a clock set back, a `touch -d`, a copied file) was not written by a process running now, and would
- * otherwise look fresh until that date.
- */
+/** Whether a lock file written at `mtimeMs` is older than `ms`, or dated more than `ms` ahead of now (a clock set
+ * back, a copied file): such a lock was not written by a process running now. */
 export function staleAt(mtimeMs: number, ms: number, now: number = Date.now()): boolean {
   return Math.abs(now - mtimeMs) > ms;
 }
@@ -29,11 +20,8 @@ export function staleAt(mtimeMs: number, ms: number, now: number = Date.now()): 
 /** After this long waiting for a lock, `onLongWait` says why (on stderr). */
 const LOCK_NOTICE_MS = 2000;
 
-/**
- * Runs `fn` while holding the lock file `lock`; keep it short (milliseconds): the lock is not refreshed. The wait for
- * it ends with the signal's reason as soon as `signal` aborts (a stop signal), and `onLongWait` is called once after
- * 2 s of waiting.
- */
+/** Runs `fn` while holding the lock file `lock`; keep it short: the lock is not refreshed. The wait ends as soon as
+ * `signal` aborts, and `onLongWait` is called once after LOCK_NOTICE_MS of waiting. */
 export async function withFileLock<T>(
   lock: string,
   fn: () => T | Promise<T>,
@@ -74,11 +62,7 @@ export async function withFileLock<T>(
   }
 }
 
-/**
- * unlinkSync, not rmSync: rmSync's first call loads Node's rimraf module (on every sq call that
- * takes the pacing lock), for a file that is always a plain one here. Already gone (taken over as stale) is fine, as
- * rmSync's `force` had it.
- */
+/** unlinkSync, not rmSync, whose first call loads Node's rimraf module; already gone (taken over as stale) is fine. */
 function removeLock(lock: string): void {
   try {
     unlinkSync(lock);
@@ -88,12 +72,10 @@ function removeLock(lock: string): void {
 }
 
 /**
- * One export at a time per checkpoint: two processes continuing (or starting) the same export would write the same
- * partial file and checkpoint at once, and the one that finished second would go on writing into the file the first
- * had already put at the target. The lock is a file created with O_EXCL beside the checkpoint, holding the owner's
- * pid, removed when the command ends however it ends. A lock whose process is gone (killed with -9), or whose pid now
- * belongs to a program other than sq, is taken over (as is a takeover file older than 10 s); one whose sq is alive is
- * a usage error naming it (and `flag`, the -o or --checkpoint the user gave).
+ * One export at a time per checkpoint: two processes on the same export would write the same partial file and
+ * checkpoint at once. The lock is a file created with O_EXCL beside the checkpoint, holding the owner's pid, removed
+ * when the command ends. A lock whose process is gone, or whose pid now belongs to another program, is taken over;
+ * one whose sq is alive is a usage error naming it (and `flag`, the -o or --checkpoint the user gave).
  */
 export async function lockExport(
   checkpoint: string,
@@ -103,17 +85,20 @@ export async function lockExport(
   const lock = `${checkpoint}.lock`;
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeFile(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-      onCleanup(() => unlink(lock).catch(() => undefined));
+      await fsp().writeFile(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      onCleanup(() =>
+        fsp()
+          .unlink(lock)
+          .catch(() => undefined),
+      );
       return;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw new UsageError(`${flag}: cannot lock the export "${lock}": ${code ?? String(err)}`);
     }
     const { owner, stale } = await lockState(lock);
-    // Its process is gone (or it never got its pid written, long ago): nobody holds it. Two processes may both see
-    // that; only one at a time may remove it (the takeover file), and only after looking again, or the second would
-    // remove the lock the first has just taken.
+    // Nobody holds it. Two processes may both see that: only one at a time removes it (the takeover file), after
+    // looking again, or the second would remove the lock the first has just taken.
     if (attempt === 0 && stale && (await takeOver(lock))) continue;
     throw new UsageError(
       `${flag}: another sq${owner !== null ? ` (pid ${owner})` : ''} is running this export (lock ` +
@@ -123,7 +108,9 @@ export async function lockExport(
 }
 
 async function lockState(lock: string): Promise<{ owner: number | null; stale: boolean }> {
-  const st = await lstat(lock).catch(() => null);
+  const st = await fsp()
+    .lstat(lock)
+    .catch(() => null);
   if (!st?.isFile()) return { owner: null, stale: false };
   // Read without blocking and capped: a FIFO swapped in after the lstat is no wait.
   let text = '';
@@ -140,26 +127,31 @@ async function lockState(lock: string): Promise<{ owner: number | null; stale: b
 /** A lock file without a pid, or a takeover file, this old was left by a process that died (they live milliseconds). */
 const TAKEOVER_STALE_MS = 10_000;
 
-/**
- * Whether `pid` can still be the sq that wrote a lock at `lockedAt`: alive, and where /proc tells, started before
- * that and running sq. A pid that the system gave to another program since (after a reboot, in a container) does
- * not block an export for ever.
- */
+/** Whether `pid` can still be the sq that wrote a lock at `lockedAt`: alive, and where /proc tells, started before
+ * that and running sq (a pid reused by another program does not block an export for ever). */
 async function liveSq(pid: number, lockedAt: number): Promise<boolean> {
   if (pid === process.pid) return true;
   if (!alive(pid)) return false;
   const started = await startedAt(pid);
   // 1 s of slack: the boot time /proc gives is in whole seconds.
   if (started !== null && started > lockedAt + 1000) return false;
-  const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => null))?.split('\0');
+  const argv = (
+    await fsp()
+      .readFile(`/proc/${pid}/cmdline`, 'utf8')
+      .catch(() => null)
+  )?.split('\0');
   return !argv || argv.slice(0, 2).some((a) => /(^|\/)sq(\.c?js)?$/.test(a));
 }
 
 /** When process `pid` started (ms since the epoch), from /proc/PID/stat and the boot time; null where there is no /proc. */
 async function startedAt(pid: number): Promise<number | null> {
   const [stat, sys] = await Promise.all([
-    readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null),
-    readFile('/proc/stat', 'utf8').catch(() => null),
+    fsp()
+      .readFile(`/proc/${pid}/stat`, 'utf8')
+      .catch(() => null),
+    fsp()
+      .readFile('/proc/stat', 'utf8')
+      .catch(() => null),
   ]);
   // Field 22, starttime, in clock ticks after boot (USER_HZ, 100 on Linux).
   const ticks = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
@@ -172,21 +164,29 @@ async function takeOver(lock: string): Promise<boolean> {
   const guard = `${lock}.takeover`;
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeFile(guard, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      await fsp().writeFile(guard, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
       break;
     } catch {
       // Left by a process killed in the middle of a takeover (which takes milliseconds): removed, once.
-      const st = await lstat(guard).catch(() => null);
+      const st = await fsp()
+        .lstat(guard)
+        .catch(() => null);
       if (attempt > 0 || !st?.isFile() || !staleAt(st.mtimeMs, TAKEOVER_STALE_MS)) return false;
-      await unlink(guard).catch(() => undefined);
+      await fsp()
+        .unlink(guard)
+        .catch(() => undefined);
     }
   }
   try {
     if (!(await lockState(lock)).stale) return false;
-    await unlink(lock).catch(() => undefined);
+    await fsp()
+      .unlink(lock)
+      .catch(() => undefined);
     return true;
   } finally {
-    await unlink(guard).catch(() => undefined);
+    await fsp()
+      .unlink(guard)
+      .catch(() => undefined);
   }
 }
 

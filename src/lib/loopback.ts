@@ -2,11 +2,8 @@
 // sq mcp --http (the origins it accepts, and its warning off loopback).
 import { allIn } from './ascii.js';
 
-/**
- * 127.0.0.0/8, ::1 and localhost: the only hosts plain http:// may reach without --insecure-http. Read with string
- * operations, not regular expressions: every call checks its base URL, and a regular expression is compiled on its
- * first use.
- */
+/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http:// may reach without --insecure-http. String operations,
+ * not regular expressions: every call checks its base URL. */
 export function isLoopbackHost(hostname: string): boolean {
   // An IPv6 literal's brackets (a leading "[" and a trailing "]", each on its own).
   let h = hostname.startsWith('[') ? hostname.slice(1) : hostname;

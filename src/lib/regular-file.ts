@@ -1,6 +1,5 @@
-// sq's own files (profiles, pacing state, caches) are read only when they are regular files, and opened so that a
-// FIFO, device or directory put in their place can never block the process: open(2) of a FIFO waits for a writer,
-// in a call no stop signal interrupts.
+// sq's own files are read only when they are regular files, opened so that a FIFO put in their place can never block
+// the process (open(2) of a FIFO waits for a writer, in a call no stop signal interrupts).
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -25,11 +24,8 @@ export function openRegularSync(file: string, flags: number, mode?: number): { f
 /** The most sq reads of a small file of its own or of the user's (a cache, state, a shell's rc file): 1 MiB. */
 export const SMALL_FILE_MAX_BYTES = 1024 * 1024;
 
-/**
- * The text of `file` if it is a regular file of at most `max` bytes: opened without blocking (a FIFO, device or
- * directory in its place is an error, never a wait), read from the descriptor it was checked on, one byte past `max`
- * at most (a file that grew meanwhile is refused with EFBIG, never read whole). `flags`: e.g. O_NOFOLLOW.
- */
+/** The text of `file` if it is a regular file of at most `max` bytes (else EFBIG), opened without blocking and read
+ * from the descriptor it was checked on. `flags`: e.g. O_NOFOLLOW. */
 export function readRegularSync(file: string, max = SMALL_FILE_MAX_BYTES, flags = 0): string {
   const { fd, st } = openRegularSync(file, constants.O_RDONLY | flags);
   try {
@@ -45,11 +41,8 @@ export function readRegularSync(file: string, max = SMALL_FILE_MAX_BYTES, flags 
   }
 }
 
-/**
- * `mkdir -p` for sq's own directories (cache, profiles), without Node's `recursive: true`: on a filesystem that
- * refuses every new entry with ENOENT (procfs: SQ_CACHE_DIR=/proc/x) Node's recursive mkdir retries forever at 100%
- * CPU, in a call no signal interrupts. Each missing level is made once; any other failure is thrown.
- */
+/** `mkdir -p` for sq's own directories, without Node's `recursive: true`, which retries forever on a filesystem that
+ * refuses every new entry with ENOENT (procfs). Each missing level is made once; any other failure is thrown. */
 export function makeDirSync(dir: string, mode = 0o700, depth = 0): void {
   try {
     mkdirSync(dir, { mode });

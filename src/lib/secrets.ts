@@ -19,10 +19,7 @@ const SECRET_NAMES = [
   'private_key',
 ];
 
-/**
- * SECRET_NAMES by their last character: a key is compared with the few names that end as it does (isSecretKey runs
- * on every key of every record printed).
- */
+/** SECRET_NAMES by their last character: isSecretKey, run on every key printed, compares only the few that match. */
 const SECRET_NAMES_BY_LAST = new Map<string, string[]>();
 for (const name of SECRET_NAMES) {
   const last = name[name.length - 1];
@@ -38,22 +35,17 @@ export function isSecretKey(key: string): boolean {
   return false;
 }
 
-/**
- * Query parameters whose values are credentials: the secret field names of bodies, plus what webhook and signed URLs
- * carry (key, sig, signature, auth, code — Azure Functions' key —, X-Amz-Signature, X-Amz-Credential,
- * X-Amz-Security-Token).
- */
+/** Query parameters whose values are credentials: the secret field names of bodies, plus what webhook and signed URLs
+ * carry (key, sig, signature, auth, code — Azure Functions' key —, X-Amz-Signature, X-Amz-Credential…). */
 export function isSecretQueryName(name: string): boolean {
   return isSecretKey(name) || /^(key|sig|auth|code)$|signature|credential|_key$|_auth$/i.test(name);
 }
 
 /**
- * Whether a URL's path segment is a credential. Known webhook hosts by position: Slack (hooks.slack.com: the last
- * segment, `/services/T…/B…/SECRET`), Discord (`/api/webhooks/ID/TOKEN`), Office 365 (`*.webhook.office.com`,
- * outlook.office.com: every segment after the first but `IncomingWebhook`). Any other host, by looks: a UUID, 16+ hex
- * digits mixing letters and digits, or 16+ letters and digits (in pieces of 6+ between `-_.~+=`) that mix digits or
- * cases often (a class change every 4 characters and few vowels, or a change every 2–3 characters): random keys, not
- * words (`IncomingWebhookHandlerV2`, `run-events-2024-11-25` are kept).
+ * Whether a URL's path segment is a credential. Known webhook hosts by position: Slack (the last segment), Discord
+ * (`/api/webhooks/ID/TOKEN`), Office 365 (every segment after the first but `IncomingWebhook`). Any other host, by
+ * looks: a UUID, hex mixing letters and digits, or letters and digits that change class (case, digit) often with few
+ * vowels: random keys, not words (`IncomingWebhookHandlerV2`, `run-events-2024-11-25` are kept).
  */
 export function isSecretPathSegment(host: string, segments: readonly string[], i: number): boolean {
   const seg = segments[i];
@@ -110,14 +102,14 @@ function looksLikeToken(raw: string): boolean {
 type Mask = string | ((secret: string) => string);
 const maskOf = (mask: Mask, secret: string) => (typeof mask === 'string' ? mask : mask(secret));
 
-/** A URL's path ("/a/b") with its secret segments (isSecretPathSegment) replaced by `mask`. */
 /** The common case, cheaply: no segment long enough to be a token, on a host with no rule of its own. */
 function mayHoldPathToken(host: string, path: string): boolean {
   for (let i = 0, run = 0; i < path.length; i++) if ((run = path.charCodeAt(i) === 47 ? 0 : run + 1) >= 16) return true;
   return /slack|discord|office/i.test(host);
 }
 
-/** `webhook-hosts`: only the known webhook services' token segments (Slack, Discord, Office), not any token-like one. */
+/** A URL's path ("/a/b") with its secret segments (isSecretPathSegment) replaced by `mask`; `webhook-hosts`: only the
+ * known webhook services' token segments (Slack, Discord, Office), not any token-like one. */
 function maskPath(host: string, path: string, mask: Mask, which: 'any-host' | 'webhook-hosts' = 'any-host'): string {
   if (which === 'webhook-hosts' && !/slack|discord|office/i.test(host)) return path;
   if (!mayHoldPathToken(host, path)) return path;
@@ -125,10 +117,7 @@ function maskPath(host: string, path: string, mask: Mask, which: 'any-host' | 'w
   return segments.map((seg, i) => (isSecretPathSegment(host, segments, i) ? maskOf(mask, seg) : seg)).join('/');
 }
 
-/**
- * The credentials a URL carries: its secret query values, password and secret path segments (as they appear in the
- * URL), to register as known secrets so that every message and trace masks them too.
- */
+/** The credentials a URL carries, as they appear in it, to register as known secrets that every message masks. */
 export function urlSecrets(url: string): string[] {
   const found: string[] = [];
   maskUrlAsWritten(url, (secret) => {
@@ -146,9 +135,8 @@ export function urlSecrets(url: string): string[] {
 
 /**
  * A URL (any scheme://) with the values of its secret-looking query parameters, its password (`user:pw@host`) and its
- * secret path segments (a Slack or Discord webhook's token; isSecretPathSegment) replaced by `mask` (a webhook URL
- * often carries its token there); anything else is returned as it is. A URL that does not parse (a bad port, the kind
- * a validation error quotes) is masked on its text.
+ * secret path segments (isSecretPathSegment) replaced by `mask`; anything else is returned as it is. A URL that does
+ * not parse is masked on its text.
  */
 export function maskUrlQuery(
   text: string,
@@ -201,10 +189,8 @@ export function maskUrlAsWritten(text: string, mask: Mask = MASK): string {
   return maskedOrigin + maskedPath + q + hash;
 }
 
-/**
- * A URL as a message quotes it: secret query values and password masked by position (maskUrlQuery), which also hides a
- * value too short for the scrubbing of free text (redactText); as it is with --show-secrets (`show`).
- */
+/** A URL as a message quotes it: masked by position (maskUrlQuery), which also hides a value too short for redactText;
+ * as it is with --show-secrets (`show`). */
 export function shownUrl(url: string, show: boolean): string {
   return show ? url : maskUrlQuery(url);
 }
@@ -232,25 +218,22 @@ export function maskSecrets<T>(value: T, show: boolean, known: readonly string[]
   return maskDeep(value, MASK, known, true) as T;
 }
 
-/**
- * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
+/** The copy maskSecrets makes, with `mask` in place of each secret (the emulator's request log writes "****"). */
 export function maskDeep(
   value: unknown,
   mask: string = MASK,
   known: readonly string[] = [],
   webhooks = false,
 ): unknown {
-  // `webhooks`: webhook URLs by their own rule (sq's output); the emulator's request log masks by the general one. The
-  // context of a value is whether it sits in a webhook's fields (webhook_fields, a plan's webhook channel, a key
-  // naming a webhook URL).
+  // `webhooks`: webhook URLs by their own rule (sq's output); the context of a value is whether it sits in a webhook's
+  // fields (webhook_fields, a plan's webhook channel, a key naming a webhook URL).
   return transformDeep<boolean>(
     value,
     true,
     (v, key, webhook) => {
       if (key !== undefined && isSecretKey(key) && !isEmpty(v)) return mask;
-      // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
-      // A number is a secret's value too when its digits are one (a numeric password echoed as a number): masked here,
-      // a string, rather than by the text's masking, which would leave `"port":********` in a JSON line.
+      // Known secrets first, so a ${VAR} value that spans path segments is masked whole. A number whose digits are a
+      // secret (a numeric password) becomes the mask string here, not `"port":********` in a JSON line.
       if (typeof v === 'number' && known.includes(String(v))) return mask;
       if (typeof v === 'string') {
         if (known.includes(v)) return mask;
@@ -267,11 +250,8 @@ export function maskDeep(
   );
 }
 
-/**
- * Whether a key names a webhook (what /webhook|hook_?url/i matches: "webhook", "hookurl" or "hook_url" in any case of
- * its ASCII letters). Read character by character: this runs on every key of every record printed, and a regular
- * expression is compiled on its first use, on every call.
- */
+/** Whether a key names a webhook (what /webhook|hook_?url/i matches), read character by character: this runs on every
+ * key of every record printed. */
 export function webhookKey(key: string): boolean {
   // Most keys hold no "hook" at all: one native look first (toLowerCase keeps any ASCII "hook" a "hook").
   if (key.length < 7 || !key.toLowerCase().includes('hook')) return false;
@@ -320,8 +300,7 @@ interface Flow<C> {
  * A copy of a JSON-like value with each value replaced by what `visit` returns for it (`key`: its key in an object;
  * `c`: its context, as `flow` carries it down), or, for DESCEND, with its array or plain object walked in turn.
  * `copy` false: an array or object none of whose values changed is the original. Walked with a stack of its own, not
- * by recursion: a scraped record nested 2,000 levels or more is printed as it is, where a recursive walk ended with
- * "Maximum call stack size exceeded" (issue 33 E14).
+ * by recursion, so a deeply nested scraped record never overflows the call stack.
  */
 function transformDeep<C = undefined>(
   root: unknown,
@@ -348,8 +327,7 @@ function transformDeep<C = undefined>(
     if (f.keys) {
       const k = f.keys[f.i];
       if (val !== (f.src as Record<string, unknown>)[k]) f.changed = true;
-      // defineProperty for a key "__proto__" (JSON.parse makes it an own key): it stays a key, never the copy's
-      // prototype. Any other key is set as it is (the same own, enumerable, writable property, made faster).
+      // defineProperty for a key "__proto__" (JSON.parse makes it an own key): it stays a key, never the prototype.
       if (k === '__proto__')
         Object.defineProperty(f.out, k, { value: val, enumerable: true, writable: true, configurable: true });
       else (f.out as Record<string, unknown>)[k] = val;
@@ -380,10 +358,9 @@ function transformDeep<C = undefined>(
 }
 
 /**
- * A webhook URL as sq shows it, by the rule sq export writes it (issue 33, E3): on a host with a rule of its own
- * (Slack, Discord, Office 365) its token segments masked; on any other host, scheme and host shown and everything
- * after them masked, as the token can be anything there (a bot token in the path, a short key, a query value). A
- * password is masked; a \${NAME} reference is kept (it names the secret, it is not the secret).
+ * A webhook URL as sq shows it, by the rule sq export writes it: on a host with a rule of its own (Slack, Discord,
+ * Office 365) its token segments masked; on any other host everything after the host masked, as the token can be
+ * anything there. A password is masked; a \${NAME} reference is kept (it names the secret, it is not the secret).
  */
 export function maskWebhookUrl(url: string, mask: string = MASK): string {
   const parts = webhookParts(url);
@@ -411,11 +388,8 @@ function webhookParts(url: string): { origin: string; rest: string; ownRule: boo
   return { origin, rest, ownRule, secretRest: plain || ownRule ? '' : rest.replace(/^\//, '') };
 }
 
-/**
- * The secrets of a webhook URL by the rule sq shows it by (maskWebhookUrl): its query values and password
- * (urlSecrets), and on a host without a rule of its own everything after the host, so that every message, error and
- * trace of the command hides the same part the records do.
- */
+/** The secrets of a webhook URL by maskWebhookUrl's rule, so that every message and trace of the command hides the
+ * same part the records do. */
 export function webhookUrlSecrets(url: string): string[] {
   const rest = webhookParts(url)?.secretRest ?? '';
   // A rest of fewer than 8 characters (`/hook`) would mask that text in every word of the command's messages
@@ -423,10 +397,8 @@ export function webhookUrlSecrets(url: string): string[] {
   return [...new Set([...urlSecrets(url), ...(rest.length >= 8 ? [rest] : [])])];
 }
 
-/**
- * `value` with every `known` secret masked inside its strings, and nothing else changed (keys are not looked at): for
- * output that is printed as it is (results, fixed documents). Copies only what changes: no secret, no copy.
- */
+/** `value` with every `known` secret masked inside its strings, and nothing else changed (results, fixed documents);
+ * copies only what changes. */
 export function redactDeep<T>(value: T, known: readonly string[]): T {
   if (known.length === 0) return value;
   return transformDeep(value, false, (v) =>
@@ -436,7 +408,7 @@ export function redactDeep<T>(value: T, known: readonly string[]): T {
 
 /** The values maskDeep would hide (under secret-named keys, at any depth), for the scrubbing of free text. */
 export function secretValues(value: unknown, out: string[] = []): string[] {
-  // A stack of its own, not recursion: any depth (issue 33 E14).
+  // A stack of its own, not recursion: any depth.
   const todo: unknown[] = [value];
   while (todo.length) {
     const v = todo.pop();
@@ -453,8 +425,7 @@ export function secretValues(value: unknown, out: string[] = []): string[] {
 
 /** "****" + the last 4 characters; short keys (< 8 chars) would be mostly revealed, so they get "****" alone. */
 export function maskKey(key: string): string {
-  if (key.length < 8) return '****';
-  return '****' + key.slice(-4);
+  return key.length < 8 ? '****' : '****' + key.slice(-4);
 }
 
 /** An Authorization header value with its key masked, the scheme kept: `Token ****abcd`. */
@@ -465,9 +436,8 @@ export function maskAuthorization(value: string): string {
 
 /**
  * Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. A shorter one
- * (a \${VAR} value of 1 to 3 characters) would scrub ordinary words, so only where it stands as a whole quoted value,
- * `"ab"`, the way plans, JSON and "(got …)" messages quote it. Inside a longer value (`/upload/\${D}`), the file's check
- * registers the whole value it made as a secret too (account/delivery-file.ts), so that value is masked whole.
+ * would scrub ordinary words, so only where it stands as a whole quoted value, `"ab"`, as plans, JSON and "(got …)"
+ * messages quote it.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
   // The common case, cheaply: no known secret occurs in the text.

@@ -1,6 +1,5 @@
-// Whether a file descriptor is a terminal. node:tty's isatty() answers, but loading node:tty costs every call
-// (Node's tty module and its binding), and most calls of sq write to a pipe, a file or /dev/null: fstat tells those
-// apart first.
+// Whether a file descriptor is a terminal. Most calls of sq write to a pipe, a file or /dev/null: fstat tells those
+// apart before node:tty, which costs every call that loads it.
 import { fstatSync, statSync } from 'node:fs';
 
 /** True if `fd` is a terminal; node:tty is loaded only for a character device other than /dev/null. */

@@ -1,6 +1,5 @@
-// Colour through chalk, loaded only when colour is on: that means a terminal, so scripts and pipes never pay for
-// its import. Whether colour is on is decided once, in settings.ts (TTY, NO_COLOR, FORCE_COLOR,
-// --no-color), so chalk's own detection is bypassed with an explicit level.
+// Colour through chalk, loaded only when colour is on (a terminal). Whether it is on is decided once, in settings.ts,
+// so chalk's own detection is bypassed with an explicit level.
 
 export interface Style {
   bold(s: string): string;

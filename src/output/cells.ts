@@ -16,8 +16,7 @@ export function asRow(item: unknown): Record<string, unknown> {
 
 /**
  * --fields wins (reusing a given column's header/format when the key matches), then the command's columns, then the
- * keys of the first record. Keys that first appear in later records are NOT added: a streamed CSV/TSV header is
- * already written by then, so commands that list heterogeneous records should pass `columns`.
+ * keys of the first record (a streamed CSV/TSV header is written by then: commands listing mixed records pass columns).
  */
 export function chooseColumns(given: Column[] | undefined, fields: string[] | null, first: unknown): Column[] | null {
   if (fields) return fields.map((f) => given?.find((c) => c.key === f) ?? { key: f });
@@ -53,11 +52,9 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 // eslint-disable-next-line no-control-regex
 const SGR = /(\x1b\[[0-9;]*m)/;
 /**
- * CSV, TSV, JSON, --jq and --template output written to a terminal (the table is made safe cell by cell): no control
- * character reaches it raw (issue 33 E15: a scraped cell's OSC 52 wrote to the clipboard). Tab and newline stay, as
- * the formats' own separators. In JSON text a raw control character can only sit inside a string, and JSON.stringify
- * escapes those below U+0020 already: DEL and the C1 controls become \u escapes, so the document reads the same.
- * Elsewhere (CSV, TSV, a raw --jq string) each becomes U+FFFD. Piped or written to a file, output is untouched.
+ * CSV, TSV, JSON, --jq and --template output written to a terminal: no control character reaches it raw (a scraped
+ * cell's OSC 52 could write to the clipboard). Tab and newline stay. In JSON, DEL and the C1 controls become \u
+ * escapes, so the document reads the same; elsewhere each becomes U+FFFD. Piped or written to a file, untouched.
  */
 export function terminalOutput(json: boolean): (chunk: string) => string {
   // eslint-disable-next-line no-control-regex
@@ -68,10 +65,7 @@ export function terminalOutput(json: boolean): (chunk: string) => string {
   return (chunk) => chunk.replace(raw, '\uFFFD');
 }
 
-/**
- * Data shown on a terminal must not carry escape sequences; tabs and CRs would break the alignment. Newlines stay.
- * With `keepColour`, the colour (SGR) sequences a message was styled with stay, and only those.
- */
+/** Data shown on a terminal, without escape sequences, tabs or CRs; with `keepColour`, SGR colour sequences stay. */
 export function terminalSafe(s: string, keepColour = false): string {
   if (keepColour)
     return s

@@ -37,11 +37,7 @@ export function flatten(record: Record<string, unknown>, prefix = ''): Array<[st
   return rows;
 }
 
-/**
- * The --fields names a record the command is about to print does not have, nor the command's own columns. A list is
- * checked on its first record (records stream: nothing is written before it): a field that only later records carry
- * must be one of the command's columns. An empty list cannot tell, and passes.
- */
+/** The --fields names neither a record about to be printed (a list's first) nor the command's own columns have. */
 export function unknownFields(fields: readonly string[], record: unknown, columns: readonly string[] = []): string[] {
   if (!isRecord(record)) return [];
   return fields.filter((f) => getPath(record, f) === undefined && !columns.includes(f));

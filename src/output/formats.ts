@@ -31,10 +31,7 @@ export interface FormatSpec {
   resumable: boolean;
 }
 
-/**
- * Adding a format is one entry: it must say each thing a FormatSpec says (a compile error otherwise), and the
- * renderer (output/render.ts) writes it by what it says, with no branch per format name.
- */
+/** Adding a format is one entry: the renderer writes each by what its FormatSpec says, with no branch per name. */
 export const FORMAT_SPECS = {
   table: { json: null, line: null, multiline: false, terminal: true, resumable: false },
   json: { json: 'document', line: null, multiline: false, terminal: false, resumable: false },

@@ -4,8 +4,7 @@
 //
 // - The script exports its factory instead of starting jq on load (sq hands it the compiled jq.wasm).
 // - jq's writes to stdout go to Module.sqWrite whole when given, instead of byte by byte into one array: sq streams
-//   them out of the worker and caps them (as published, ~128 MB of output end in V8's "Fatal JavaScript invalid size
-//   error", and one call per byte was far slower).
+//   them out of the worker and caps them.
 // - jq's stderr keeps its first 64 KiB: `repeat(debug)` cannot grow it without bound.
 // - Every growth of jq's heap is first shown to Module.sqGrow, which enforces sq's memory cap.
 const PATCHES: [from: string, to: string][] = [

@@ -89,15 +89,11 @@ const ready = jqModule.exports({
 });
 
 ready.catch((err) => parentPort.postMessage({ id: 0, fatal: String((err && err.message) || err) }));
-// Started by bin/sq.js with warm: jq compiles '.' once (no input, so nothing runs and nothing is written) while the
-// request is out, so that its code (the parser, its builtins) is compiled before the first job instead of during it.
-// Not the user's expression: jq folds constants as it compiles ('"x"*1e9' reaches the memory cap right
-// there), and a cap reached outside a job would leave this thread waiting to be ended with no job to report it.
-// Then a fixed filter runs once over a small document of every JSON type, its output dropped: the code that parses
-// jq's input, iterates, indexes and prints raw and compact output is compiled (WebAssembly compiles each function on
-// its first call) before the first job too, which was still slower than the next ones.
+// Started by bin/sq.js with warm: while the request is out jq compiles '.' (not the user's expression: jq folds
+// constants as it compiles, and a cap reached outside a job would have no job to report it), then runs a fixed filter
+// over a small document of every JSON type, so that its code is compiled before the first job instead of during it.
 // With makeCache, and no cachedData or one V8 refused, the code cache of jq-web's script once jq has compiled an
-// expression (its functions compiled by then are in it) goes to bin/sq.js, which writes it after a successful call.
+// expression goes to bin/sq.js, which writes it after a successful call.
 ready.then((lib) => {
   if (d.warm) {
     try {

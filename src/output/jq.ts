@@ -1,22 +1,13 @@
-// --jq: real jq (jq-web, jq 1.7 compiled to WebAssembly), loaded only when the flag is given.
+// --jq: real jq (jq-web, jq compiled to WebAssembly), loaded only when the flag is given; picked over jq-wasm, and a
+// worker thread over a synchronous jq on the main thread, by measurement (docs/performance.md, "--jq").
 //
-// jq-web was picked over jq-wasm by measurement (docs/performance.md, "--jq"): jq-wasm copies its input one byte at a time
-// (1,000 squids took 1.1 s, 10,000 never finished) and drops a runtime error once some output was written.
-//
-// jq runs in a worker thread (src/output/jq-worker.ts), never on the main thread, so that:
-// - a stop signal always works: `until(false; .)` spins in the worker while the main thread still handles SIGTERM
-//   and ends the worker (exit 143 as for any command; a synchronous jq on the main thread ignored every signal);
-// - its output streams: jq's stdout reaches the main thread in chunks as jq writes it, with backpressure, so
-//   `--jq 'repeat(1)' | head -2` prints two lines and ends, and memory stays flat;
-// - it is capped (src/output/limits.ts): output per document, jq's heap, and the worker's JavaScript heap; a cap
-//   reached is exit 1 naming it, never V8's "Fatal JavaScript invalid size error".
-// Picked over restoring the default signal disposition while a synchronous jq runs (which kills the process without
-// its cleanup and cannot stream or cap output) by measurement: docs/performance.md, "--jq".
+// jq runs in a worker thread (src/output/jq-worker.ts) so that a stop signal always works (the main thread still
+// handles SIGTERM and ends the worker), its output streams with backpressure (`--jq 'repeat(1)' | head -2` ends), and
+// it is capped (src/output/limits.ts): a cap reached is exit 1 naming it, never V8's fatal invalid size error.
 //
 // jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js starts jq's worker before the CLI loads
-// (startJqWorker in jq-preload.ts: dist/jq-worker.cjs, which loads dist/jq.wasm and dist/jq.cjs, jq-web's script with
-// sq's patches, src/output/jq-patches.ts) and startJq takes it over; without the launcher, jq-web loads from
-// node_modules and is patched here the same way.
+// (jq-preload.ts, with sq's patches from jq-patches.ts) and startJq takes it over; without the launcher, jq-web loads
+// from node_modules and is patched here the same way.
 import type { Worker } from 'node:worker_threads';
 import { SqError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
@@ -27,11 +18,8 @@ import { patchJqWeb } from './jq-patches.js';
 import { boundedJq } from '../startup/jq-bounded.js';
 import { jsonText } from './json-text.js';
 
-/**
- * What bin/sq.js started with --jq (startJqWorker and preloadJq, jq-preload.ts): jq's worker already loading jq (with
- * the caps it read from the environment), unless starting it failed, in which case dist/jq.wasm compiling here for the
- * worker startJq starts; and where dist/jq.cjs and dist/jq.wasm are.
- */
+/** What bin/sq.js started with --jq (jq-preload.ts): jq's worker already loading jq with the caps it read, else
+ * dist/jq.wasm compiling for the worker startJq starts; and where dist/jq.cjs and dist/jq.wasm are. */
 interface PreloadedJq {
   /** Undefined when `started` compiles it itself. */
   wasm?: Promise<unknown>;
@@ -88,10 +76,7 @@ let host: Host | undefined;
 let nextId = 1;
 const MB = 1024 * 1024;
 
-/**
- * Starts jq's worker, if it is not running with these limits: the one bin/sq.js started, the first time, if its caps
- * are these. jq loads in it while the main thread goes on.
- */
+/** Starts jq's worker, if it is not running with these limits (the one bin/sq.js started, if its caps are these). */
 export async function startJq(limits: FilterLimits): Promise<Host> {
   if (host && sameLimits(host.limits, limits)) return host;
   stopJq();
@@ -106,18 +91,7 @@ export async function startJq(limits: FilterLimits): Promise<Host> {
     if (!started.exited && sameLimits(started.limits, limits)) return attach(started.worker, started.ctrl, limits);
     void started.worker.terminate();
   }
-  let file: string;
-  let wasmPath: string;
-  let source: string | undefined;
-  if (pre) ({ file, wasmPath, source } = pre);
-  else {
-    const { createRequire } = await importPackage<typeof import('node:module')>('node:module');
-    const { readFileSync } = await importPackage<typeof import('node:fs')>('node:fs');
-    const require = createRequire(import.meta.url);
-    file = require.resolve('jq-web');
-    wasmPath = require.resolve('jq-web/jq.wasm');
-    source = patchJqWeb(readFileSync(file, 'utf8'), file);
-  }
+  const { file, wasmPath, source } = pre ?? (await jqFiles());
   const ctrl = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(JQ_WORKER_SOURCE, {
     eval: true,
@@ -227,8 +201,7 @@ function onMessage(h: Host, m: WorkerMessage): void {
     () => {
       h.job = null;
       if (!m.error) return job.settle();
-      const text = jqMessage(m.error.text);
-      job.settle(m.error.exitCode === 3 ? new UsageError(`--jq: ${text}`) : new SqError(`--jq: ${text}`));
+      job.settle(jqError(m.error.exitCode, m.error.text));
     },
     (err: unknown) => job.settle(err),
   );
@@ -237,19 +210,13 @@ function onMessage(h: Host, m: WorkerMessage): void {
 // One document at a time (`webhook listen` filters each event as it comes): a job waits for the one before.
 let queue: Promise<unknown> = Promise.resolve();
 
-/**
- * After a stop signal, jobs already handed over (running or queued) may still finish for GRACE_MS, then the worker is
- * ended: `webhook listen` stopped with Ctrl-C still prints the events it had accepted, and a runaway filter still
- * ends well within a second.
- */
+/** After a stop signal, jobs already handed over may still finish for GRACE_MS (`webhook listen` still prints the
+ * events it had accepted), then the worker is ended. */
 const GRACE_MS = 250;
 const abortedAt = new WeakMap<AbortSignal, number>();
 
-/**
- * Notes when `signal` fires: one listener per signal, outside submit's scope. A listener added in submit for each job
- * (as it was) stayed on the command's signal until the end and, sharing submit's closure, kept each job's arguments
- * alive, the JSON text of every page included: `results list --all --jq` grew by about a page per page.
- */
+/** Notes when `signal` fires: one listener per signal, outside submit's scope, whose closure would keep every job's
+ * arguments (each page's JSON text) alive until the command ends. */
 function noteAbort(signal: AbortSignal): void {
   if (signal.aborted || watched.has(signal)) return;
   watched.add(signal);
@@ -321,9 +288,9 @@ async function submitNow(
   });
 }
 
-/** jq's own message without the "jq: error: " prefix and the "jq: 1 compile error" trailer. */
-function jqMessage(raw: string): string {
-  return raw
+/** jq's failure with its own message, without the "jq: error: " prefix and the "jq: 1 compile error" trailer. */
+function jqError(exitCode: number | undefined, raw: string): SqError {
+  const text = raw
     .trim()
     .split('\n')
     .filter((l) => !/^jq: \d+ compile errors?$/.test(l))
@@ -331,13 +298,13 @@ function jqMessage(raw: string): string {
     .replace(/^Non-zero exit code: \d+\n?/, '')
     .replace(/^jq: error(?: \(at [^)]*\))?: /, '')
     .trimEnd();
+  return exitCode === 3 ? new UsageError(`--jq: ${text}`) : new SqError(`--jq: ${text}`);
 }
 
 /**
  * A syntax error or an unknown function is a usage error, found before any request: jq compiles the expression with
- * no input, so it never runs (a runaway expression cannot start here); only jq's compile failure (exit 3) counts.
- * An expression that compiled before (with this jq) is not checked again: its hash is kept in `known`, a file in the
- * cache directory, so a script that runs the same --jq each time does not wait for jq's check before its request.
+ * no input, so it never runs. An expression that compiled before is not checked again: its hash is kept in `known`,
+ * a file in the cache directory, so a script that runs the same --jq each time does not wait for the check.
  */
 export async function checkJq(expr: string, limits: FilterLimits, known?: string, signal?: AbortSignal): Promise<void> {
   if (expr.trim() === '') throw new UsageError("--jq needs an expression, e.g. --jq '.[].name'");
@@ -361,18 +328,11 @@ export async function checkJq(expr: string, limits: FilterLimits, known?: string
     () => false,
     signal,
   );
-  if (known !== undefined)
-    writeCacheFile(
-      known,
-      [
-        ...(seen ?? '')
-          .split('\n')
-          .filter(Boolean)
-          .slice(-(KNOWN_MAX - 1)),
-        key,
-        '',
-      ].join('\n'),
-    );
+  const kept = (seen ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .slice(-(KNOWN_MAX - 1));
+  if (known !== undefined) writeCacheFile(known, [...kept, key, ''].join('\n'));
 }
 
 /** The jq build the known-expressions cache was made with (test/unit checks it against node_modules/jq-web). */
@@ -386,10 +346,8 @@ export function fingerprint(text: string): string {
 }
 
 /**
- * Runs jq like `jq -r -c` on `value`: raw strings unquoted, any other value as compact JSON, one per line, handed to
- * `write` as jq prints it. A runtime error (e.g. "Cannot index string with "name"") is exit 1 with jq's message, after
- * what jq printed before it (as jq does); a cap reached is exit 1 naming it; `closed()` true (the reader went away)
- * ends jq quietly.
+ * Runs jq like `jq -r -c` on `value`, handing `write` what jq prints as it prints it. A runtime error is exit 1 with
+ * jq's message, after what jq printed before it; a cap reached is exit 1 naming it; `closed()` ends jq quietly.
  */
 export async function runJq(
   value: unknown,
@@ -408,10 +366,9 @@ export async function runJq(
 }
 
 /**
- * The largest document a bounded expression (src/startup/argv.ts, boundedJq) is run on the main thread for: a page of
- * results, the answer of most commands. jq then ends within milliseconds whatever the expression, so a stop signal
- * is never kept waiting, and there is no worker thread to start (jq_overhead: docs/performance.md, "--jq"). Larger
- * documents, and any other expression, go to the worker.
+ * The largest document a bounded expression (boundedJq) is run on the main thread for: a page of results. jq then ends
+ * at once whatever the expression, so a stop signal is never kept waiting and no worker starts (docs/performance.md,
+ * "--jq"). Larger documents, and any other expression, go to the worker.
  */
 const HERE_MAX = 4 * MB;
 
@@ -419,26 +376,33 @@ let here: Promise<{ lib: JqLib; out: Uint8Array[] }> | undefined;
 const WARM_INPUT = '{"a":[1,"x",null,true,false,{"b":-2.5e3,"c":"\\u00e9"}],"d":[]}';
 const WARM_FILTER = '.a[], .a, .d | length, .e.f?';
 
+/** jq-web's files in node_modules, its script patched as bin/sq.js patches it. */
+async function jqFiles(): Promise<{ file: string; wasmPath: string; source?: string }> {
+  const { createRequire } = await importPackage<typeof import('node:module')>('node:module');
+  const { readFileSync } = await importPackage<typeof import('node:fs')>('node:fs');
+  const require = createRequire(import.meta.url);
+  const file = require.resolve('jq-web');
+  return { file, wasmPath: require.resolve('jq-web/jq.wasm'), source: patchJqWeb(readFileSync(file, 'utf8'), file) };
+}
+
 /** jq-web loaded on the main thread, once: from what bin/sq.js preloaded (or the standalone executable's assets), else node_modules. */
 function jqHere(): Promise<{ lib: JqLib; out: Uint8Array[] }> {
   here ??= (async () => {
     const pre = typeof __sqJq === 'object' && __sqJq ? __sqJq : undefined;
     const { readFileSync } = await importPackage<typeof import('node:fs')>('node:fs');
-    const { createRequire } = await importPackage<typeof import('node:module')>('node:module');
-    const require = createRequire(import.meta.url);
+    const { file, wasmPath, source } = pre ?? (await jqFiles());
     let factory = pre?.factory;
-    const wasmPath = pre?.wasmPath ?? require.resolve('jq-web/jq.wasm');
     const wasm = pre?.wasm ?? Wasm.compile(readFileSync(wasmPath));
     if (!factory) {
       const vm = await importPackage<typeof import('node:vm')>('node:vm');
       const { dirname } = await importPackage<typeof import('node:path')>('node:path');
-      const file = pre?.file ?? require.resolve('jq-web');
-      const source = pre?.source ?? (pre ? readFileSync(file, 'latin1') : patchJqWeb(readFileSync(file, 'utf8'), file));
+      const { createRequire } = await importPackage<typeof import('node:module')>('node:module');
       const mod = { exports: {} as unknown };
-      const wrap = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-        filename: file,
-      }).runInThisContext() as (...a: unknown[]) => void;
-      wrap(mod.exports, require, mod, file, dirname(file));
+      const wrap = new vm.Script(
+        `(function (exports, require, module, __filename, __dirname) {${source ?? readFileSync(file, 'latin1')}\n})`,
+        { filename: file },
+      ).runInThisContext() as (...a: unknown[]) => void;
+      wrap(mod.exports, createRequire(import.meta.url), mod, file, dirname(file));
       factory = mod.exports as JqFactory;
     }
     const out: Uint8Array[] = [];
@@ -482,6 +446,5 @@ async function runHere(
   const text = Buffer.concat(out.splice(0)).toString('utf8');
   if (text !== '' && !o.closed()) await o.write(text);
   if (!failure) return;
-  const message = jqMessage(String(failure.stderr || failure.message || failure || 'jq failed'));
-  throw failure.exitCode === 3 ? new UsageError(`--jq: ${message}`) : new SqError(`--jq: ${message}`);
+  throw jqError(failure.exitCode, String(failure.stderr || failure.message || failure || 'jq failed'));
 }

@@ -1,7 +1,5 @@
-// JSON text of a record, at any depth. JSON.stringify recurses on the native stack and throws "Maximum call stack size
-// exceeded" somewhere past a few thousand levels (how deep depends on what is on the stack already): a scraped record
-// nested that deep made an export fail (issue 33 E14). Such a value is written by a walk with a stack of its own,
-// byte for byte what JSON.stringify writes for the values a JSON answer holds.
+// JSON text of a record, at any depth: JSON.stringify overflows the native stack on a deeply nested scraped record, so
+// such a value is written by a walk with a stack of its own, byte for byte what JSON.stringify writes.
 
 /** JSON.stringify(value, null, indent), also for a value nested deeper than it can go. */
 export function jsonText(value: unknown, indent?: number): string | undefined {

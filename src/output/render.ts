@@ -11,10 +11,7 @@ import { capMessage } from './limits.js';
 import { jsonText } from './json-text.js';
 
 export interface CreateOutputOptions {
-  /**
-   * Known secret strings (API key, SFTP password) redacted from every stderr message, and from everything on stdout
-   * unless --show-secrets (a server may echo the key back); read at each use.
-   */
+  /** Known secrets redacted from every stderr message, and from stdout unless --show-secrets; read at each use. */
   secrets?: readonly string[];
   /** The clock terminal tables count relative times from (ctx.now). */
   now?: () => number;
@@ -172,10 +169,8 @@ export async function renderList(
   let count = 0;
   let cols: Column[] | null = null;
   const tableRows: Record<string, unknown>[] = [];
-  // The text of the records already in memory (an array, or the rest of a page) goes out in one write, not one write
-  // per record (each a system call and a pass through the stream), up to what the stream buffers before it asks for
-  // a wait (its high-water mark), so a slow reader still holds the rendering back. A record still to come (the next
-  // page) is waited for only once the records before it are written: output still comes as the pages arrive.
+  // The records already in memory (an array, or the rest of a page) go out in one write, up to the stream's high-water
+  // mark, so a slow reader still holds the rendering back; the next page is awaited only once they are written.
   const buffered = Array.isArray(items) ? () => true : (opts?.buffered ?? (() => false));
   const batchSize = out.batchSize;
   let batch = '';

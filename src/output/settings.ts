@@ -87,10 +87,7 @@ function resolveColumns(columns: number | undefined, env: Record<string, string 
 
 let parseTemplate: typeof ParseTemplate | undefined;
 
-/**
- * --template's parser (output/template.ts) is loaded only for a call that has one (program.ts's preAction, before the
- * settings are first read): a call without it does not evaluate it.
- */
+/** --template's parser is loaded only for a call that has one (program.ts's preAction, before settings are read). */
 export async function loadTemplates(): Promise<void> {
   parseTemplate ??= (await import('./template.js')).parseTemplate;
 }

@@ -32,10 +32,7 @@ export function readerGone(err: unknown): boolean {
 
 type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: number) => number;
 
-/**
- * Writes all of `buf` to `fd`. write(2) may take fewer bytes than asked (a disk filling up): the rest is written
- * next, until it is all out or a write fails (ENOSPC), which throws. `write` is fs.writeSync but for tests.
- */
+/** Writes all of `buf` to `fd`, however few bytes each write(2) takes, until a write fails (ENOSPC) and throws. */
 export function writeAll(fd: number, buf: Uint8Array, write: WriteFn = writeSync): void {
   for (let off = 0; off < buf.length; ) {
     const n = write(fd, buf, off, buf.length - off);
@@ -44,11 +41,8 @@ export function writeAll(fd: number, buf: Uint8Array, write: WriteFn = writeSync
   }
 }
 
-/**
- * A Writable over a file or device descriptor (stdout redirected to a file): each chunk is written whole (writeAll),
- * and an error reaches the write's callback and the stream's 'error'. Node's own stdout for a file ignores short
- * writes, so a full disk left a truncated file and exit 0.
- */
+/** A Writable over a file or device descriptor (stdout redirected to a file): each chunk is written whole, and an
+ * error reaches the write's callback and 'error' (Node's own stdout for a file ignores short writes). */
 export function fdWriter(fd: number, name: string, write?: WriteFn): Writable & { fd: number } {
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -112,18 +106,13 @@ export class Sink {
     this.check();
   }
 
-  /**
-   * Waits until everything written has gone out (or failed), then throws the error a write met, if any: the last
-   * write of a command must not fail unseen. A reader that went away is not an error.
-   */
+  /** Waits until everything written has gone out, then throws the error a write met (a reader gone is none). */
   async flush(): Promise<void> {
     const s = this.stream as NodeJS.WritableStream & { writableLength?: number };
     // Write callbacks come in order: an empty write's comes once every earlier write is out or has failed.
     if (!this.closed && (s.writableLength ?? 0) > 0) await new Promise<void>((resolve) => s.write('', () => resolve()));
-    // A failed write reports its error on a later tick: Node's streams emit it from process.nextTick callbacks (the
-    // write's error, then the stream's destroy), which all run, those they queue included, before the promise
-    // callbacks that follow them. Not setImmediate: a turn of the event loop also runs whatever V8 has queued by then
-    // (a young-generation collection), which a call that made no request otherwise ends before.
+    // A failed write reports its error from process.nextTick callbacks, which all run before the promise callbacks that
+    // follow them. Not setImmediate: a turn of the event loop would also run whatever V8 has queued by then.
     await new Promise((resolve) => process.nextTick(resolve));
     this.check();
   }

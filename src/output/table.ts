@@ -1,6 +1,5 @@
 // Terminal tables: borderless, two spaces between columns, like gh: easy to read and to copy from. Every width is a
 // display width (width.ts), for fitting and for padding alike, so CJK and emoji names line up and never overflow.
-// (cli-table3 pads by its own string-width v4, which disagrees on ZWJ emoji and Indic text: rows drifted apart.)
 //
 // On a terminal (`truncate`), cells are for reading: ids shortened to a unique prefix, times relative, statuses in
 // lower case and coloured. Piped output never comes through here.
@@ -31,10 +30,7 @@ interface TableOptions {
 }
 
 const GAP = 2;
-/**
- * No column is squeezed below this (or its header), and `id` columns never are (ids get copied from tables), nor
- * those marked `keep` (a cut timestamp says nothing).
- */
+/** No column is squeezed below this (or its header); `id` columns and those marked `keep` never are. */
 const MIN_WIDTH = 10;
 /** A kept column is still cut past this: the longest time sq writes is 25 wide; an unparsed one may be anything. */
 const KEEP_MAX = 25;
@@ -48,10 +44,7 @@ interface Fit {
   hidden: number;
 }
 
-/**
- * The main name column keeps this much of its width before any column is left out (it gives way after every other
- * column is at its narrowest; a longer name is cut last).
- */
+/** The main name column keeps this much of its width before any column is left out. */
 const NAME_MIN = 20;
 
 /**
@@ -130,11 +123,7 @@ function sameOnEveryRow(header: string, value: string): string {
   return `${h} ${v}`;
 }
 
-/**
- * One prefix length for a column of ids: the shortest (at least MIN_ID) at which no two different ids shown
- * agree, so every shortened id still names one of them (commands accept unique prefixes). One length keeps the
- * column straight.
- */
+/** One prefix length for a column of ids: the shortest (at least MIN_ID) at which no two different ids shown agree. */
 export function idPrefixLength(ids: readonly string[], min = MIN_ID): number {
   const sorted = [...new Set(ids)].sort();
   let len = min;
@@ -272,9 +261,8 @@ export async function renderListTable(
 ): Promise<{ text: string; hidden: string[]; same: string[] }> {
   const style = makeStyle(opts.color);
   const fitting = opts.truncate && !opts.wide;
-  // Ids and times are recognised by what the column holds, whatever its name (a results table's squid, run and task
-  // columns are ids; an attribute of the crawler may be a time): ids are shortened to a unique prefix and times made
-  // relative, and neither is ever cut when the table is fitted to the terminal.
+  // Ids and times are recognised by what the column holds, whatever its name: ids are shortened to a unique prefix
+  // and times made relative, and neither is ever cut to fit the terminal.
   const kinds = columns.map((c) =>
     c.format
       ? c.kind

@@ -5,9 +5,8 @@
 // tablerow tablerender timeago. printf's widths and tablerow's columns count display width (CJK and emoji take two
 // columns, accents none: output/width.ts, as terminal tables do), so text in any script lines up. Values print as
 // Go prints them (<no value> for a missing key, <nil> for null), except that objects and arrays print as compact JSON.
-// Rendering streams (each piece of output is handed on as it is made), is capped (src/output/limits.ts) and lets the
-// event loop run every few milliseconds, so a runaway template (13 nested ranges) stops at the output cap or on a
-// stop signal instead of growing one string until V8 aborts.
+// Rendering streams, is capped (src/output/limits.ts) and lets the event loop run, so a runaway template stops at the
+// output cap or on a stop signal instead of growing one string until V8 aborts.
 import { SqError, UsageError } from '../errors.js';
 import { capMessage, type FilterLimits } from './limits.js';
 import { jsonText } from './json-text.js';
@@ -87,7 +86,6 @@ function bad(msg: string): never {
 
 function lex(src: string): string[] {
   const out: string[] = [];
-  TOKEN.lastIndex = 0;
   let i = 0;
   while (i < src.length) {
     if (src.slice(i).trim() === '') break;
@@ -243,7 +241,7 @@ async function renderTemplate(root: Node[], data: Val, to: RenderTarget): Promis
       if (ctx.out) await to.write(ctx.out);
       ctx.out = '';
       if (step.done || to.closed()) break;
-      // Every ~20 ms the event loop runs: a stop signal is seen, and ends the render.
+      // The event loop runs now and then: a stop signal is seen, and ends the render.
       if (Date.now() - breath >= 20) {
         await new Promise((resolve) => setImmediate(resolve));
         to.signal?.throwIfAborted();
@@ -258,8 +256,7 @@ async function renderTemplate(root: Node[], data: Val, to: RenderTarget): Promis
       await to.write(ctx.out);
       throw new SqError(capMessage('--template', 'maxOutput', to.limits));
     }
-    // A value past what a JavaScript string holds (printf with a width of 10^9): the template asks for it, so it is
-    // bad input like any other template error (exit 2, issue 33 D7), not a crash.
+    // A value past what a JavaScript string holds (printf with a huge width): bad input, like any template error.
     if (err instanceof RangeError) throw new UsageError(`--template: ${err.message} (a value too large to print)`);
     throw err;
   }
@@ -326,10 +323,7 @@ function text(v: Val): string {
   return String(v);
 }
 
-/**
- * Renders `nodes` into ctx.out (emit). A generator only to be paused: it yields every 1024 range iterations, or when
- * 64 KiB of output wait, so the output is handed on and the event loop runs (render).
- */
+/** Renders `nodes` into ctx.out: a generator only to be paused, so output is handed on and the event loop runs. */
 function* exec(nodes: Node[], dot: Val, ctx: Ctx): Generator<void> {
   for (const n of nodes) {
     switch (n.t) {

@@ -13,11 +13,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
-/**
- * Short enough for a table column: "just now", "3 min ago", "5 h ago", "2 d ago", "4 mo ago", "1 y ago", and
- * "in 3 min" and so on for the future (a minute or more ahead: less is "just now"). Rounded to the nearest unit, so a run that started 2 days ago and ended
- * 7 seconds later did not end "1 d ago".
- */
+/** Short enough for a table column: "just now", "3 min ago", "2 d ago", "in 3 min"…, rounded to the nearest unit. */
 export function relativeTime(t: number, now: number): string {
   const d = now - t;
   const a = Math.abs(d);

@@ -1,5 +1,6 @@
 // The contract between commands and the output module. Commands hand over data; src/output decides how it looks.
 
+import type { Style } from './ansi.js';
 import type { Format, FormatSpec } from './formats.js';
 import type { FilterLimits } from './limits.js';
 import type { Template } from './template.js';
@@ -28,10 +29,7 @@ export interface Column {
 export interface RenderOptions {
   /** Default columns for table/csv/tsv when --fields is not given. Without them, the record's own keys are used. */
   columns?: Column[];
-  /**
-   * Treat the data as secret-bearing: mask keys named like secrets unless --show-secrets. Always on by default. Known
-   * secret values (the API key, registered secrets) are masked either way.
-   */
+  /** Mask keys named like secrets unless --show-secrets (on by default); known secret values are masked either way. */
   maskSecrets?: boolean;
   /** The format when the user chose none (--json, --format, --jq, --template): `sq api` prints JSON, like gh api. */
   defaultFormat?: Format;
@@ -44,15 +42,10 @@ export interface RenderOptions {
    * squids create …"); default "No results". JSON prints `[]`, CSV/TSV the header, whatever this says.
    */
   empty?: string;
-  /**
-   * With --all (and not --slurp): the number of the page the record just handed over belongs to. --jq/--template then
-   * run on each page's records as one document, as gh's --paginate --jq does, rather than on the whole list at once.
-   */
+  /** With --all (not --slurp): the page of the record just handed over; --jq/--template run once per page (as gh's
+   * --paginate --jq). */
   pageOf?: () => number;
-  /**
-   * True while the record after the one just handed over is already in memory (the rest of the page being written):
-   * those are written together, in one write, rather than one write each. A list given as an array is all in memory.
-   */
+  /** True while the record after the one just handed over is already in memory: those are written in one write. */
   buffered?: () => boolean;
 }
 
@@ -91,58 +84,31 @@ export interface Output {
   readonly settings: OutputSettings;
   /** What the format in use is (FORMAT_SPECS[settings.format]): ask it, rather than compare the format's name. */
   readonly spec: FormatSpec;
-  /**
-   * One record: a JSON object, one NDJSON line, a CSV/TSV header + row, or a two-column key/value table.
-   * Returns a Promise (writes respect backpressure): always `await` it.
-   */
+  /** One record: a JSON object, an NDJSON line, a CSV/TSV header + row, or a key/value table. Always `await` it. */
   record(data: unknown, opts?: RenderOptions): void | Promise<void>;
-  /**
-   * A list: JSON array (streamed as it arrives, still one valid document), NDJSON/CSV/TSV lines written as each
-   * record arrives, or a table (buffered, printed at the end). Returns the number of records written.
-   */
+  /** A list, streamed as it arrives (a table is printed at the end). Returns the number of records written. */
   list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number>;
   /**
-   * One JSON document as given (no masking by key name, no --fields; known secret values are masked, as everywhere on
-   * stdout, unless --show-secrets), pretty-printed, or through --jq/--template. For
-   * commands that print a fixed document of their own (plans, dry runs, exports) in JSON mode. Resolves once written
-   * (with --jq, after jq has loaded).
+   * One JSON document as given (no masking by key name, no --fields; known secret values masked unless
+   * --show-secrets), pretty-printed, or through --jq/--template: a command's own fixed document (plans, dry runs).
    */
   json(doc: unknown): Promise<void>;
-  /**
-   * Plain text result on stdout (e.g. `sq completion bash`); not affected by format (known secret values are masked
-   * unless --show-secrets). A final newline is added if missing.
-   */
+  /** Plain text on stdout (e.g. `sq completion bash`), whatever the format; a final newline is added if missing. */
   text(s: string): void;
   /** A human message on stderr (hints, "showing 10 of 2,431", warnings). Suppressed by --quiet unless `force`. */
   info(msg: string, opts?: { force?: boolean }): void;
   /** "warning: <msg>" on stderr; never suppressed. */
   warn(msg: string): void;
-  /**
-   * A success line for humans on stderr: pass "Squid deleted", it prints "✓ Squid deleted" (no double ✓ if given).
-   * Suppressed by --quiet and in JSON modes.
-   */
+  /** A success line on stderr: "Squid deleted" prints "✓ Squid deleted". Suppressed by --quiet and in JSON modes. */
   success(msg: string): void;
   /** True once the reader of stdout went away (EPIPE, e.g. `sq … | head`): further output is dropped quietly. */
   readonly closed: boolean;
-  /**
-   * The same output (its settings, known secrets, clock and stop signal) writing to another stream: a file or a
-   * buffer, never a terminal (no colour, no table width). `settings` overrides some, e.g. the format of an -o FILE.
-   */
+  /** The same output writing to another stream (a file or a buffer, never a terminal); `settings` overrides some. */
   to(stream: NodeJS.WritableStream, settings?: Partial<OutputSettings>): Output;
   /** Colour helpers for stdout text; no-ops when colour is off. */
-  readonly style: {
-    bold(s: string): string;
-    dim(s: string): string;
-    green(s: string): string;
-    red(s: string): string;
-    yellow(s: string): string;
-    cyan(s: string): string;
-  };
+  readonly style: Style;
   /** The same helpers following stderr's colour policy, for text passed to info/warn/success. */
   readonly errStyle: Output['style'];
-  /**
-   * A spinner on stderr while `task` runs; only when stderr is a TTY, not quiet and the format is not json/ndjson.
-   * Otherwise just awaits the task.
-   */
+  /** A spinner on stderr while `task` runs, when stderr is a TTY, not quiet and the format is not json/ndjson. */
   spin<T>(label: string, task: () => Promise<T>): Promise<T>;
 }

@@ -1,18 +1,13 @@
 // Display width: how many terminal columns a string takes. CJK and emoji take two, combining marks and zero-width
-// characters none. The East Asian Width table comes from get-east-asian-width (the table string-width uses);
-// graphemes come from Intl.Segmenter and emoji from RegExp Unicode properties, so nothing splits a surrogate
-// pair, a ZWJ emoji or a letter from its accent.
-//
-// Not string-width itself: the copy hoisted in node_modules is v4, which cli-table3 and wrap-ansi pin, and v4
-// counts "🧑‍💻" as 4 and "नमस्ते" as 6.
+// characters none, from get-east-asian-width's table, Intl.Segmenter's graphemes and Unicode emoji properties. Not
+// string-width itself: the copy in node_modules is v4 (pinned by cli-table3 and wrap-ansi), which miscounts ZWJ emoji.
 
 import { eastAsianWidth } from 'get-east-asian-width';
 import { stripAnsi } from './ansi.js';
 
 let segmenter: Intl.Segmenter | undefined;
-// Only these join code points into one glyph: marks, format characters (ZWJ), variation selectors, flags' regional
-// indicators, skin tones. Without them every code point is a grapheme, and Intl.Segmenter (slow to load ICU's
-// rules on first use) is not needed.
+// Only these join code points into one glyph: without them every code point is a grapheme, and Intl.Segmenter (slow
+// to load) is not needed.
 const JOINS = /[\p{M}\p{Cf}\uFE00-\uFE0F\u{1F1E6}-\u{1F1FF}\u{1F3FB}-\u{1F3FF}]/u;
 // A grapheme made only of marks, joiners, variation selectors, format and control characters draws nothing.
 const INVISIBLE = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]+$/u;
@@ -49,10 +44,7 @@ export function displayWidth(s: string): number {
   return w;
 }
 
-/**
- * `s` cut to at most `max` columns, ending in "…" when cut. Whole graphemes only: a wide character that would
- * straddle the edge goes, and the line ends one column short rather than overflow.
- */
+/** `s` cut to at most `max` columns, ending in "…" when cut; whole graphemes only, never overflowing. */
 export function truncateWidth(s: string, max: number): string {
   if (max < 1 || displayWidth(s) <= max) return s;
   const text = stripAnsi(s);

@@ -1,6 +1,5 @@
-// The launcher's V8 code caches, in the cache directory (cache-dir.ts), and the loader of the bundle's parts. bin/sq.js
-// runs before any of the CLI is loaded, so esbuild.config.mjs builds this file (with src/startup/argv.ts) on its own as
-// dist/launcher.cjs, which the launcher requires: one copy of these checks, in TypeScript, tested like the rest.
+// The launcher's V8 code caches, in the cache directory, and the loader of the bundle's parts. esbuild.config.mjs
+// builds this file (with src/startup/argv.ts) on its own as dist/launcher.cjs, which bin/sq.js requires.
 import {
   constants,
   lstatSync,
@@ -33,10 +32,8 @@ export interface CodeCache {
 export function codeCache(source: string, dir: string, name: string): CodeCache | undefined {
   const build = buildOf(source);
   if (build === undefined) return undefined;
-  // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
-  // keep one each rather than overwrite each other's. Flags sq sets as it starts count too (v8-flags.ts: --jq's
-  // --liftoff-only, set before the bundle is compiled): `sq me --json` and `sq me --jq .x` took turns rejecting and
-  // rewriting one file.
+  // V8 rejects a cache made under other V8 flags, so runs under other flags (sq's own from v8-flags.ts included) keep
+  // one each rather than take turns rewriting one file.
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''} ${runtimeV8Flags().join(' ')}`.trim();
   const cacheFile = `${dir}/code-${build}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`;
   return {
@@ -83,14 +80,11 @@ function buildOf(source: string): string | undefined {
 }
 
 /**
- * `source` (a part of the bundle: its build line, then one function expression, `(function (<PART_PARAMS>) {…})`, as
- * the build writes it) compiled through vm.Script, so that V8 can start from a code cache: the bytecode of every
- * function an earlier call of the same command compiled. The build writes the wrapper that require() would add, so
- * that the text read is the text compiled: wrapped here, each part was copied into a second string of its size. The
- * cache directory is used only when it is a real directory (not a symlink) that is ours alone; with no directory
- * (SQ_CACHE_DIR=) the source is compiled as it is.
- * A cache that is missing, unreadable or rejected by V8 only costs the time it would have saved, and is rewritten by
- * saveCache after a successful call (exit code 0). `name` is the command word and the part (`me`, `squids.shared`).
+ * `source` (a part of the bundle: its build line, then `(function (<PART_PARAMS>) {…})` as the build writes it)
+ * compiled through vm.Script, so that V8 can start from a code cache: the bytecode an earlier call of the same command
+ * compiled. The cache directory is used only when it is a real directory that is ours alone. A cache that is missing
+ * or rejected only costs the time it would have saved, and saveCache rewrites it after a successful call. `name` is
+ * the command word and the part (`me`, `squids.shared`).
  */
 export function compileCached(
   file: string,
@@ -185,11 +179,10 @@ export interface PartGlobals {
 }
 
 /**
- * Runs the CLI's bundle from its parts (esbuild.config.mjs, scripts/split-bundle.mjs): dist/sq.cjs, and each
- * dist/bundles/<part>.cjs the first time one of its modules is required as "sq-mod:<part>:<module>". Each part is
- * compiled from its own code cache, named by the command word and the part (`me`, `squids.shared`…), and each module
- * is initialised once, whichever part asks for it. Anything else a part requires (Node's built-ins, the packages left
- * out of the bundle) is `hostRequire`, bin/sq.js's own. Returns the exports of dist/shell/main.js.
+ * Runs the CLI's bundle from its parts (scripts/split-bundle.mjs): dist/sq.cjs, and each dist/bundles/<part>.cjs the
+ * first time one of its modules is required as "sq-mod:<part>:<module>", each compiled from its own code cache and
+ * each module initialised once. Anything else a part requires is `hostRequire`, bin/sq.js's own. Returns the exports
+ * of dist/shell/main.js.
  */
 export function loadParts(
   dist: string,
@@ -212,9 +205,7 @@ export function loadParts(
     // The parts are ASCII (esbuild.config.mjs): latin1 reads one straight into a one-byte string.
     const source = readFileSync(file, 'latin1');
     const first = part === 'sq';
-    // All parts of one build, or none: a part of another (an install or a build that stopped halfway) would hand out
-    // other modules than the core expects.
-    // Only a build line is ever quoted: no error shows what else a file holds.
+    // All parts of one build, or none. Only a build line is ever quoted: no error shows what else a file holds.
     const id = buildOf(source);
     if (first) build = id;
     else if (id !== build)

@@ -24,12 +24,8 @@ const JQ_KEYWORDS = new Set([
 ]);
 const JQ_STEP = /^(?:\.([A-Za-z_][A-Za-z0-9_]*)|\.?\[\d{0,9}\])/;
 
-/**
- * A --jq expression bounded by its input: `.`, or paths of field names, `[]` and `[N]` steps, piped into one another
- * (`.[].name`, `.data[0].id`, `.[] | .id`). It always compiles, visits each value of its input at most once per step
- * and prints at most its input: nothing in it can run away, so on a small document jq runs it on the main thread
- * (src/output/jq.ts), and bin/sq.js starts no worker thread for it.
- */
+/** A --jq expression bounded by its input: `.`, or paths of field names, `[]` and `[N]` steps, piped (`.[] | .id`).
+ * Nothing in it can run away, so jq runs it on the main thread and bin/sq.js starts no worker for it. */
 export function boundedJq(expr: string): boolean {
   const parts = expr.split('|').map((p) => p.trim());
   return parts.every((part) => {

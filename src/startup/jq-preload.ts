@@ -1,6 +1,5 @@
 // --jq in the launcher: jq's worker started, or jq.wasm compiling, before the CLI loads (src/output/jq.ts takes over
-// what was started: its PreloadedJq). bin/sq.js runs before any of the CLI is loaded, so esbuild.config.mjs builds this
-// file on its own as dist/jq-preload.cjs, which the launcher requires only with --jq.
+// its PreloadedJq). Built on its own as dist/jq-preload.cjs, which bin/sq.js requires only with --jq.
 import { readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import type { codeCache as makeCodeCache } from './code-cache.js';
@@ -22,15 +21,10 @@ interface Started {
 }
 
 /**
- * --jq, before the V8 flag is set: jq's worker thread (dist/jq-worker.cjs, built from src/output/jq-worker.ts) starts
- * at once, so that Node's start of a thread and the loading of jq-web's script in it (dist/jq.cjs, jq-web's with sq's
- * patches) overlap the CLI's load and the request instead of following them; jq compiles `.` in it once loaded, to
- * warm up (src/output/jq-worker.ts). Node compiles its own modules from a code cache built into it that V8 accepts
- * only under the flags it was made with: a thread started after any V8 flag is set compiles them all from source
- * (docs/startup.md). So the flag waits (at most a second) until the thread
- * has started, and the worker compiles dist/jq.wasm itself once the flag is set (on its own thread, the main thread
- * being busy loading the CLI). src/output/jq.ts takes the worker over if it was started with the caps the CLI wants,
- * else ends it and starts its own.
+ * --jq, before the V8 flag is set: jq's worker thread (dist/jq-worker.cjs) starts at once, so that starting it and
+ * loading jq-web in it overlap the CLI's load and the request. A thread started after any V8 flag is set compiles
+ * Node's own modules from source (docs/startup.md), so the flag waits until the thread has started, and the worker
+ * compiles dist/jq.wasm itself. src/output/jq.ts takes the worker over if it has the caps the CLI wants.
  */
 export function startJqWorker(dir: string, codeCache: CodeCacheModule, dist: string): Started | undefined {
   try {
@@ -100,11 +94,8 @@ export function startJqWorker(dir: string, codeCache: CodeCacheModule, dist: str
 }
 
 /**
- * --jq, after the V8 flag: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections).
- * Unless startJqWorker `started` a worker, which compiles it itself, its module starts compiling here,
- * before the bundle loads, for the worker src/output/jq.ts starts. Without this (no cache directory, or the CLI imported as
- * modules) the worker loads jq-web from node_modules. Compiling every function up front instead of on first call
- * (--no-wasm-lazy-compilation) was measured slower (docs/performance.md, "--jq").
+ * --jq, after the V8 flag: unless startJqWorker `started` a worker, dist/jq.wasm starts compiling here, before the
+ * bundle loads, for the worker src/output/jq.ts starts. Without this the worker loads jq-web from node_modules.
  */
 export function preloadJq(started: Started | undefined, dist: string) {
   try {

@@ -10,11 +10,8 @@ export function mark(phase: string): void {
   tracer?.mark(phase);
 }
 
-/**
- * SQ_TRACE_STARTUP: marks the end of each phase as ms since the process started (process.uptime(): Node's own start
- * is the first phase) with the CPU time spent so far, and prints them on stderr at exit. The bundle's phases come
- * from src/startup/trace.ts through globalThis.__sqTrace.
- */
+/** SQ_TRACE_STARTUP: marks the end of each phase (ms since the process started, and CPU time), and prints them on
+ * stderr at exit. The bundle's phases come through globalThis.__sqTrace. */
 export function startTrace(): { mark(phase: string): void } {
   const marks: [string, number, NodeJS.CpuUsage][] = [['node start', process.uptime() * 1000, process.cpuUsage()]];
   const t = {

@@ -1,8 +1,6 @@
-// V8 flags sq sets while it runs (bin/sq.js's --liftoff-only for --jq, before the bundle compiles; a long export's
-// young-generation cap, src/results/engine.ts), recorded process-wide: V8 rejects a code cache made under other flags,
-// so the caches named after a flag include it, and none compiled before one is rewritten after it (code-cache.ts).
-// Kept on globalThis under a registered symbol: the launcher (dist/launcher.cjs) and the bundle each have their own
-// copy of this module, and both must see the same list.
+// V8 flags sq sets while it runs, recorded process-wide: V8 rejects a code cache made under other flags, so the cache
+// names include them (code-cache.ts). On globalThis under a registered symbol: the launcher and the bundle each have
+// their own copy of this module, and both must see the same list.
 const KEY = Symbol.for('sq.v8-flags');
 
 /** The V8 flags set so far in this process, in order. */

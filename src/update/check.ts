@@ -1,8 +1,6 @@
-// Is a newer sq published? One GET of the npm registry's `latest` document for the package, with a 1 s budget, its
-// answer kept a day in the cache directory (update-check.json: when it was asked, what it said, when the notice was
-// last shown). Used by the update notice (notice.ts, after a command on a terminal) and by `sq doctor`.
-// The request holds nothing of the process: its socket and timer are unref'd, so a registry that hangs never keeps
-// sq from exiting, and every failure is an answer of "unknown", never an error.
+// Is a newer sq published? One GET of the npm registry's `latest` document, within CHECK_BUDGET_MS, its answer kept a
+// day in the cache directory. Used by the update notice (notice.ts) and by `sq doctor`. Its socket and timer are
+// unref'd, so a registry that hangs never keeps sq from exiting, and every failure is "unknown", never an error.
 import { existsSync, realpathSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { shellWord } from '../io/shell.js';

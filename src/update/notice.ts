@@ -1,8 +1,7 @@
 // The update notice: after a command on a terminal, at most once a day, one short note on stderr when a newer sq is
 // published. Never in CI (CI, GITHUB_ACTIONS), never when stdout or stderr is not a terminal, never with
-// SQ_NO_UPDATE_NOTIFIER=1 or `sq config set update-notifier off`. The registry is asked at most once a day, in the
-// background while the command runs (check.ts: 1 s budget, unref'd); the command never waits for it: an answer that
-// has not come by the end is used by a later command, from the cache.
+// SQ_NO_UPDATE_NOTIFIER=1 or `sq config set update-notifier off`. The registry is asked in the background while the
+// command runs, which never waits for it: a late answer is used by a later command, from the cache.
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import type { Ctx } from '../cli/context.js';

@@ -16,12 +16,8 @@ export function parseDuration(text: string): number | null {
   return Math.round(total);
 }
 
-/**
- * The bounds of every duration flag. Past 2^31-1 ms (~24.8 days) Node's setTimeout fires at once, so a huge value
- * would turn a wait into a busy loop; well below that, a typo (`10000h`) is likelier than intent.
- * --timeout: 7d, the longest anyone waits on one run from one shell. --interval: 1h, a run polled more rarely is
- * mostly watched in the dark. SQ_*_TIMEOUT (one HTTP phase): 1h.
- */
+/** The bounds of every duration flag: past 2^31-1 ms Node's setTimeout fires at once, and well below that a typo
+ * (`10000h`) is likelier than intent. */
 export const MAX_TIMEOUT_MS = 7 * 86_400_000;
 export const MAX_INTERVAL_MS = 3_600_000;
 export const MAX_HTTP_TIMEOUT_MS = 3_600_000;

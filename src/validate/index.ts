@@ -1,7 +1,6 @@
 // Flag validation, before any request. A failure becomes a UsageError (exit 2) whose message names the flag, the
-// allowed values and what was given. Plain checks, not zod: these rules are an integer, a trimmed non-empty text and
-// a choice, and zod/mini cost every command with a flag the evaluation of 23 of its modules (issue 35). zod stays
-// where a schema is worth it: the account file (src/account/schema.ts).
+// allowed values and what was given. Plain checks, not zod: these rules are simple, and loading zod would cost every
+// command with a flag.
 import { UsageError } from '../errors.js';
 import { attributeName } from '../lib/flag-name.js';
 import { formatDuration, MAX_TIMEOUT_MS, parseDuration } from './duration.js';
@@ -88,11 +87,7 @@ export function eventsFlag(flag: string, value: unknown): RunEventName[] {
   return [...new Set(list)] as RunEventName[];
 }
 
-/**
- * Counts are bounded like durations: a million records is ~10,000 requests (an hour and a half at the results
- * pace); past that, --all streams everything without a number to get wrong. A million pages of 100 is past any
- * account's results.
- */
+/** Counts are bounded like durations: past this, --all streams everything without a number to get wrong. */
 const MAX_LIMIT = 1_000_000;
 const MAX_PAGE = 1_000_000;
 

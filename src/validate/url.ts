@@ -4,10 +4,7 @@ import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../lib/loopback.js';
 import { maskUrlQuery } from '../lib/secrets.js';
 
-/**
- * The longest URL accepted (2048 characters, what browsers and most servers take): a webhook or sheet URL is stored
- * by the service and echoed in every squid record, and a longer one is a mistake (a pasted file, a runaway variable).
- */
+/** The longest URL accepted, what browsers and most servers take: a longer one is a mistake (a pasted file). */
 export const MAX_URL_LENGTH = 2048;
 
 /** The message for a URL over MAX_URL_LENGTH; the URL itself is not quoted (it may carry a token). */
@@ -46,10 +43,9 @@ function httpUrl(flag: string, value: unknown, example: string): { s: string; u:
 const USERINFO = /^(?:[a-z][a-z0-9+.-]*:)?\/*[^/?#]*@/i;
 
 /**
- * The API origin. Every request carries the key to it, so: no user name or password in it (they would be sent and
- * logged), no query or fragment (paths are appended; a query would be silently dropped or mangled), and no plain
- * http:// to another machine unless asked, since the key would cross the network in clear text. `from` names where
- * the URL came from (--base-url, SQ_BASE_URL, a profile). The URL is not echoed: it may hold a password.
+ * The API origin, which every request carries the key to: no user name or password, no query or fragment, and no
+ * plain http:// to another machine unless asked. `from` names where the URL came from (--base-url, SQ_BASE_URL, a
+ * profile). The URL is not echoed: it may hold a password.
  */
 export function baseUrlFlag(from: string, value: unknown, example: string, insecureHttp: boolean): string {
   const { s, u } = httpUrl(from, value, example);

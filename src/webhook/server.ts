@@ -35,11 +35,8 @@ function answer(res: http.ServerResponse, status: number, body: unknown, headers
   res.end(text);
 }
 
-/**
- * Forwarding is deliberately not done through the API client: it is a plain relay to the user's own endpoint,
- * with no auth, no pacing and no retries (a retry would deliver an event twice). The failure it resolves to does not
- * quote the URL, whose token only the caller knows how to show.
- */
+/** A plain relay to the user's own endpoint, not the API client: no auth, no pacing, no retries (a retry would deliver
+ * an event twice). The failure it resolves to does not quote the URL. */
 function forward(target: URL, body: Buffer, contentType: string, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     const lib = target.protocol === 'https:' ? https : http;

@@ -1,10 +1,16 @@
 // sq results sync into real databases: SQLite files (the engine sq uses on this Node) and Postgres (PGlite's engine
-// behind its socket server, through pg as a real server is reached), against the emulator on loopback.
+// behind its socket server, through pg as a real server is reached), against the emulator on loopback. In-process,
+// but for the last block: the built binary into the same PGlite (kill -9 mid-sync, --follow --from-webhook), here
+// because this is the one file of npm test that starts a PGlite: loading one costs ~3 s of CPU, and the run's first
+// makes it, ~10 s more. Their SQLite counterparts: test/e2e/results-sync-kill.test.ts, results-sync-follow.test.ts.
 import { join } from 'node:path';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { sq } from '../helpers/cli.js';
+import { BIN, binCacheDir, sq } from '../helpers/cli.js';
+import { killAndRerun } from '../helpers/sync-kill.js';
+import { waitFor } from '../helpers/wait.js';
 import { tempDir } from '../helpers/fs.js';
 import { sqliteQuery, usePglite } from '../helpers/sync-db.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
@@ -225,4 +231,102 @@ describe('--file: the sync: blocks of an account file', () => {
     expect(bad.stderr).toContain('squids."Paris restaurants".sync.to: ');
     expect(bad.stderr).not.toContain('hunter2');
   });
+});
+
+describe('the built binary into Postgres', () => {
+  // Rate limits on, 50 times the documented ones: sq paces by the emulator's X-RateLimit headers, as against the
+  // service, which spreads a sync over time for the kills.
+  const paced = useEmulator({ rateLimits: 50 });
+  const ROWS = 1000;
+
+  // PGlite serves one connection at a time and runs in this process: 3 kills of a 1,000-row sync (10 pages) here;
+  // test/system/sync-postgres.test.ts kills a 5,000-row one 10 times in the distribution's PostgreSQL server.
+  it('kill -9 at random points of a 1,000-row sync, 3 tries, then a rerun: the table equals an uninterrupted one', async () => {
+    await paced.control('POST', '/_emulator/generate', { squid: paced.squidId(DEMO_SQUIDS.lyon), results: ROWS });
+    const select = (table: string) =>
+      `SELECT sq_result_id, sq_run_id, sq_squid_id, scraping_time, name, address, ratings, score FROM "${table}" ORDER BY sq_result_id`;
+    const stamp = (r: Record<string, unknown>) => ({
+      ...r,
+      scraping_time: r.scraping_time instanceof Date ? r.scraping_time.toISOString() : r.scraping_time,
+    });
+    const { killed } = await killAndRerun({
+      emu: paced,
+      squidName: DEMO_SQUIDS.lyon,
+      rows: ROWS,
+      tries: 3,
+      where: (name) => ({ to: pg.url(), table: `kill_${name}` }),
+      read: async (t) => (await pg.query(select(t.table))).map(stamp),
+      cursorRows: async (t) =>
+        Number(
+          (
+            await pg.query<{ n: string }>(
+              `SELECT coalesce(sum(rows), 0) AS n FROM sq_sync_runs WHERE table_name = '${t.table}'`,
+            )
+          )[0].n,
+        ),
+    });
+    expect(killed).toBeGreaterThanOrEqual(2);
+  }, 900_000);
+
+  function start(args: string[]): { child: ResultPromise; err: () => string; out: () => string } {
+    const child = execa(process.execPath, [BIN, 'results', 'sync', ...args], {
+      env: { ...emu.env(), SQ_CACHE_DIR: binCacheDir(), SQ_CONFIG_DIR: tempDir('sq-cfg-'), NO_COLOR: '1' },
+      extendEnv: false,
+      reject: false,
+    });
+    let err = '';
+    let out = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d));
+    child.stdout!.on('data', (d: Buffer) => (out += d));
+    return { child, err: () => err, out: () => out };
+  }
+
+  it('--from-webhook: a run.done event for the squid syncs at once; the password is in no output nor in ps', async () => {
+    const secret = 'Pa55-w0rd-in-url';
+    const squid = emu.squidId(DEMO_SQUIDS.paris);
+    const s = start([
+      '--squid',
+      DEMO_SQUIDS.paris,
+      '--to',
+      pg.url(secret),
+      '--table',
+      'hooked',
+      '--follow',
+      '--interval',
+      '1h',
+      '--from-webhook',
+      '0',
+      '-v',
+    ]);
+    const url = (
+      await waitFor(s.err, (e) => /Waiting for run\.done events on (http:\S+)/.test(e), 'the receiver', 60_000)
+    ).match(/events on (http:\S+)/)![1];
+    await waitFor(s.err, (e) => e.includes('(2 synced so far'), 'the first pass', 60_000);
+    const cmdline = readFileSync(`/proc/${s.child.pid}/cmdline`, 'utf8');
+    expect(cmdline).not.toContain(secret);
+    expect(cmdline).toContain('--from-webhook');
+    const run = (await emu.control('POST', '/_emulator/generate', { squid, results: 4 })) as { id: string };
+    const now = new Date().toISOString().replace(/-/g, '/').replace('T', ' ').slice(0, 19);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: run.id,
+        object: 'run',
+        event: 'run.done',
+        squid: { id: squid, name: DEMO_SQUIDS.paris },
+        timestamp: now,
+      }),
+    });
+    expect(res.status).toBe(200);
+    await waitFor(s.err, (e) => e.includes(`run ${run.id}: 4 rows (4 inserted`), 'the run synced on the event', 60_000);
+    s.child.kill('SIGTERM');
+    const r = await s.child;
+    expect(r.exitCode).toBe(0);
+    expect(s.err() + s.out()).not.toContain(secret);
+    expect(s.err()).toContain('postgres://postgres:********@127.0.0.1');
+    expect(
+      (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM hooked WHERE sq_run_id = '${run.id}'`))[0].n,
+    ).toBe(4);
+  }, 120_000);
 });

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import { crawlerId } from '../../src/emulator/crawlers.js';
 
 const emu = useEmulator();
 const fixture = (name: string) =>
@@ -112,4 +113,21 @@ describe('sq squids update: a flag for every documented update field', () => {
     expect(s.export_unique_results).toBe(true);
     expect(s.notifications_params.run_notify).toBe('on_success');
   });
+});
+
+// A crawler answers its updates as its own update page shows (docs/emulator.md, "The update's answer"): the whole
+// squid, the settings record (with 200 for the update-squid page's crawler) or an echo. sq's update takes any of them.
+describe("sq squids update on each crawler's update answer", () => {
+  it.each(['tiktok-video-scraper', 'google-news-search-export', 'google-maps-search-export', 'amazon-reviews-scraper'])(
+    '%s: the update is made',
+    async (slug) => {
+      const id = (await emu.api('POST', '/v1/squids', { crawler: crawlerId(slug), name: `upd ${slug}` })).body.id;
+      const name = `renamed ${slug}`;
+      emu.expectWrites('POST /v1/squids/*');
+      const r = await sq(['squids', 'update', id, '--name', name, '--to-complete', '--json'], { env: emu.env() });
+      expect(r.code, r.stderr).toBe(0);
+      expect((await emu.api('GET', `/v1/squids/${id}`)).body).toMatchObject({ name, to_complete: true });
+      await emu.api('DELETE', `/v1/squids/${id}`);
+    },
+  );
 });

@@ -45,12 +45,21 @@ describe('sq tasks', () => {
     expect(r.stderr).toBe('rc=0');
   }, 90_000);
 
-  it('list --squid <name> --type url sends squid hash and type', async () => {
+  // `type` is a detail level (api-reference), not a filter: the squid's params tasks are listed too.
+  it('list --squid <name> --type url sends squid hash and type, and lists every task of the squid', async () => {
     const r = await run('tasks', 'list', '--squid', 'Paris restaurants', '--type', 'url', '--fields', 'id,params.url');
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('id\tparams.url');
-    expect(lines.slice(1).sort()).toEqual(urlTasks.map((t) => `${t.id}\t${t.url}`).sort());
+    const all = Object.values(emu.emu.state.tasks).filter((t) => t.squid === paris);
+    expect(all.length).toBeGreaterThan(urlTasks.length);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split('\t')[0])
+        .sort(),
+    ).toEqual(all.map((t) => String(t.id)).sort());
+    for (const t of urlTasks) expect(lines).toContain(`${t.id}\t${t.url}`);
     expect((await calls()).at(-1)).toEqual({
       method: 'GET',
       path: '/v1/tasks',

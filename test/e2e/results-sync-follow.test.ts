@@ -1,7 +1,7 @@
-// sq results sync --follow as a user runs it: a run that finishes after it started is synced at the next poll (or at
-// once on a run.done event to --from-webhook), a stop signal while it waits is exit 0, and the Postgres password of
-// --to is in none of its output nor in its process title (ps).
-import { readFileSync } from 'node:fs';
+// sq results sync --follow as a user runs it: a run that finishes after it started is synced at the next poll, and a
+// stop signal while it waits is exit 0. Its --from-webhook (a run.done event syncs at once, the Postgres password of
+// --to in none of its output nor in its process title) syncs into Postgres: test/commands/results-sync.test.ts, the
+// one file of npm test that starts a PGlite.
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -9,11 +9,10 @@ import { useEmulator } from '../helpers/emulator.js';
 import { BIN, binCacheDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
-import { sqliteQuery, usePglite } from '../helpers/sync-db.js';
+import { sqliteQuery } from '../helpers/sync-db.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
-const pg = usePglite();
 
 function start(args: string[]): { child: ResultPromise; err: () => string; out: () => string } {
   const child = execa(process.execPath, [BIN, 'results', 'sync', ...args], {
@@ -62,54 +61,5 @@ describe('--follow', () => {
     expect(r.exitCode).toBe(0);
     expect(s.err()).toMatch(/✓ 3 runs synced into places \(sqlite:.*\): 41 inserted, 0 updated, 0 unchanged/);
     expect(sqliteQuery(path, `SELECT count(*) AS n FROM places WHERE sq_run_id = '${run.id}'`)[0].n).toBe(9);
-  }, 120_000);
-
-  it('--from-webhook: a run.done event for the squid syncs at once; the password is in no output nor in ps', async () => {
-    const secret = 'Pa55-w0rd-in-url';
-    const squid = emu.squidId(DEMO_SQUIDS.paris);
-    const s = start([
-      '--squid',
-      DEMO_SQUIDS.paris,
-      '--to',
-      pg.url(secret),
-      '--table',
-      'hooked',
-      '--follow',
-      '--interval',
-      '1h',
-      '--from-webhook',
-      '0',
-      '-v',
-    ]);
-    const url = (
-      await waitFor(s.err, (e) => /Waiting for run\.done events on (http:\S+)/.test(e), 'the receiver', 60_000)
-    ).match(/events on (http:\S+)/)![1];
-    await waitFor(s.err, (e) => e.includes('(2 synced so far'), 'the first pass', 60_000);
-    const cmdline = readFileSync(`/proc/${s.child.pid}/cmdline`, 'utf8');
-    expect(cmdline).not.toContain(secret);
-    expect(cmdline).toContain('--from-webhook');
-    const run = (await emu.control('POST', '/_emulator/generate', { squid, results: 4 })) as { id: string };
-    const now = new Date().toISOString().replace(/-/g, '/').replace('T', ' ').slice(0, 19);
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        id: run.id,
-        object: 'run',
-        event: 'run.done',
-        squid: { id: squid, name: DEMO_SQUIDS.paris },
-        timestamp: now,
-      }),
-    });
-    expect(res.status).toBe(200);
-    await waitFor(s.err, (e) => e.includes(`run ${run.id}: 4 rows (4 inserted`), 'the run synced on the event', 60_000);
-    s.child.kill('SIGTERM');
-    const r = await s.child;
-    expect(r.exitCode).toBe(0);
-    expect(s.err() + s.out()).not.toContain(secret);
-    expect(s.err()).toContain('postgres://postgres:********@127.0.0.1');
-    expect(
-      (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM hooked WHERE sq_run_id = '${run.id}'`))[0].n,
-    ).toBe(4);
   }, 120_000);
 });

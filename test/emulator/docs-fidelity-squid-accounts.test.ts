@@ -1,5 +1,6 @@
 // Emulator fidelity items of issue 32, each with the docs page it follows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlerId } from '../../src/emulator/crawlers.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
@@ -31,14 +32,14 @@ describe("update-squid page + api-changelog (the vendor's clients): a params upd
     const set = await e.api('POST', `/v1/squids/${id}`, {
       params: { ratings: '4.5+', max_results: 50, functions: { fetch_business_images: true } },
     });
-    expect(set.status).toBe(201);
+    expect(set.status).toBe(200);
     expect(set.body.params).toMatchObject({
       ratings: '4.5+',
       max_results: 50,
       functions: { fetch_business_images: true },
     });
     const r = await e.api('POST', `/v1/squids/${id}`, { params: { max_results: 10 } });
-    expect(r.status).toBe(201);
+    expect(r.status).toBe(200);
     const live = (await e.api('GET', `/v1/squids/${id}`)).body.params;
     expect(live.max_results).toBe(10);
     expect(live.ratings).toBe('Any rating');
@@ -95,6 +96,12 @@ describe('examples/twitter-profile-scraper and examples/sales-navigator-leads-sc
     expect(
       (await e.api('POST', '/v1/tasks', { squid: tw, tasks: [{ screen_name: 'elonmusk' }] })).body.tasks[0].params,
     ).toEqual({ screen_name: 'elonmusk' });
+    // Twitter User Tweets' page sends {screen_name} and shows {username}: the alias is stored as the param's name.
+    const tweets = (await e.api('POST', '/v1/squids', { crawler: crawlerId('twitter-user-tweets-scraper') })).body.id;
+    const added = await e.api('POST', '/v1/tasks', { squid: tweets, tasks: [{ screen_name: 'nasa' }] });
+    expect(added.body.tasks[0].params).toEqual({ username: 'nasa' });
+    const again = await e.api('POST', '/v1/tasks', { squid: tweets, tasks: [{ username: 'nasa' }] });
+    expect(again.body.duplicated_count).toBe(1);
     expect((await e.api('POST', `/v1/squids/${tw}`, { params: { json: true } })).status).toBe(201);
     expect((await e.api('POST', `/v1/squids/${tw}`, { params: { json: 'yes' } })).status).toBe(400);
     const sn = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.salesNav })).body.id;

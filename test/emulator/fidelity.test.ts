@@ -1,5 +1,6 @@
 // Shapes and rules taken from the vendor's public docs samples (api-reference §4, §7, §8, §9, §11, §13, §15).
 import { describe, expect, it } from 'vitest';
+import { crawlerId } from '../../src/emulator/crawlers.js';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -190,7 +191,7 @@ describe('squid readiness and params', () => {
   it('a squid whose crawler has a required param without a value is not ready: POST /v1/runs answers SquidNotReady', async () => {
     const id = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Places' })).body.id;
     await e.api('POST', '/v1/tasks', { squid: id, tasks: [{ url: 'https://www.google.com/maps/search/bakery+lyon' }] });
-    expect((await e.api('POST', `/v1/squids/${id}`, { params: { language: null } })).status).toBe(201);
+    expect((await e.api('POST', `/v1/squids/${id}`, { params: { language: null } })).status).toBe(200);
     expect((await e.api('GET', `/v1/squids/${id}`)).body).toMatchObject({
       is_ready: false,
       params: { language: null },
@@ -201,7 +202,7 @@ describe('squid readiness and params', () => {
     expect(r.body.error.message).toContain('SquidNotReady');
     expect(r.body.error.message).toContain('required parameters (language)');
 
-    expect((await e.api('POST', `/v1/squids/${id}`, { params: { language: 'Français (France)' } })).status).toBe(201);
+    expect((await e.api('POST', `/v1/squids/${id}`, { params: { language: 'Français (France)' } })).status).toBe(200);
     expect((await e.api('GET', `/v1/squids/${id}`)).body.is_ready).toBe(true);
     expect((await e.api('POST', '/v1/runs', { squid: id })).status).toBe(200);
   });
@@ -229,21 +230,40 @@ describe('squid readiness and params', () => {
     expect((await e.api('GET', `/v1/squids/${id}`)).body.params.zip).toBeUndefined();
   });
 
-  // api-reference: "an echo of only the touched fields"; 41 of the 57 update-settings pages answer exactly the keys
-  // they send (the others are named in test/emulator/examples-replay.test.ts). accounts and timezone are not echoed.
-  it('the update answers an echo of the fields sent, as stored', async () => {
-    const id = e.squidId(DEMO_SQUIDS.lyon);
-    const r = await e.api('POST', `/v1/squids/${id}`, { is_active: false });
-    // 201, as every examples/ update-settings page labels it (the update-squid page says 200: docs/emulator.md).
-    expect(r.status).toBe(201);
-    expect(r.body).toEqual({ is_active: false });
-    const all = await e.api('POST', `/v1/squids/${id}`, {
+  // Each crawler answers its updates in its one update page's form and status (docs/emulator.md, "The update's answer").
+  it("the update answers in its crawler's form: the settings record (update-squid's), an echo, the whole squid", async () => {
+    const lyon = e.squidId(DEMO_SQUIDS.lyon);
+    const settings = await e.api('POST', `/v1/squids/${lyon}`, { is_active: false, timezone: 'Europe/Paris' });
+    expect(settings.status).toBe(200);
+    expect(Object.keys(settings.body)).toEqual([
+      'name',
+      'no_line_breaks',
+      'is_active',
+      'params',
+      'to_complete',
+      'export_unique_results',
+    ]);
+    expect(settings.body).toMatchObject({ is_active: false, to_complete: false });
+    const made = async (crawler: string) =>
+      (await e.api('POST', '/v1/squids', { crawler, name: crawler })).body.id as string;
+    const amazon = await made(DEMO_CRAWLERS.amazon);
+    const echo = await e.api('POST', `/v1/squids/${amazon}`, {
       to_complete: true,
       run_notify: 'on_success',
       timezone: 'Europe/Paris',
       export_unique_results: true,
     });
-    expect(all.body).toEqual({ to_complete: true, run_notify: 'on_success', export_unique_results: true });
+    expect(echo.status).toBe(201);
+    expect(echo.body).toEqual({ to_complete: true, run_notify: 'on_success', export_unique_results: true });
+    const tiktok = await made(crawlerId('tiktok-video-scraper'));
+    const whole = await e.api('POST', `/v1/squids/${tiktok}`, { name: 'TikTok videos' });
+    expect(whole.status).toBe(201);
+    expect(whole.body).toMatchObject({ id: tiktok, name: 'TikTok videos', status: 'idle', concurrency: 1 });
+    expect(whole.body.crawler).toEqual({
+      id: crawlerId('tiktok-video-scraper'),
+      name: 'TikTok Video Scraper',
+      slug: 'tiktok-video-scraper',
+    });
   });
 });
 

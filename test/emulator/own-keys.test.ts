@@ -49,3 +49,37 @@ describe('prototype names are not ids', () => {
     expect(r.body.error.message).toMatch(/Unknown task parameter "constructor"/);
   });
 });
+
+// Every key the emulator checks against a table is an own key of it (Object.hasOwn): the update's fields, a crawler's
+// squid params, a location's country code, a webhook's events. A body's "__proto__" is sent as JSON text, so that it
+// arrives as the own key JSON.parse makes of it.
+describe('prototype names are not fields, params or codes', () => {
+  const squid = () => e.squidId('Paris restaurants');
+  const post = (path: string, json: string) => e.api('POST', path, json, { 'Content-Type': 'application/json' });
+
+  it.each(['constructor', 'toString', '__proto__'])(
+    'an update field or a squid param "%s" is refused (400)',
+    async (k) => {
+      const field = await post(`/v1/squids/${squid()}`, `{${JSON.stringify(k)}: {}}`);
+      expect(field.status, field.text).toBe(400);
+      expect(field.body.error.message).toContain(`Unknown field "${k}"`);
+      const param = await post(`/v1/squids/${squid()}`, `{"params": {${JSON.stringify(k)}: 1}}`);
+      expect(param.status, param.text).toBe(400);
+      expect(param.body.error.message).toContain(`Unknown parameter "${k}"`);
+    },
+  );
+
+  it.each(['constructor', 'toString', '__proto__'])('a task param "%s" is refused (400)', async (k) => {
+    const r = await post('/v1/tasks', `{"squid": "${squid()}", "tasks": [{${JSON.stringify(k)}: "x"}]}`);
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error.message).toContain(`Unknown task parameter "${k}"`);
+  });
+
+  it('a country code "__proto__" or "constructor" is unknown (400)', async () => {
+    for (const code of ['__proto__', 'constructor']) {
+      const r = await e.api('GET', `/v1/googlemaps/locations?country_code=${code}`);
+      expect(r.status, code).toBe(400);
+      expect(r.text).toMatch(/Unknown country_code/);
+    }
+  });
+});

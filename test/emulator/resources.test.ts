@@ -159,11 +159,11 @@ describe('squids', () => {
       params: { functions: { collect_business_details: true } },
       run_notify: 'on_error',
     });
-    expect(u.status).toBe(201);
-    // An echo of the fields sent, as stored (api-reference; the update-settings pages): params whole.
+    // The update-squid page's answer for its crawler: 200, the settings record as stored (concurrency not in it).
+    expect(u.status).toBe(200);
     expect(u.body).toEqual({
       name: 'Berlin coffee',
-      concurrency: 5,
+      no_line_breaks: false,
       params: {
         max_results: 200,
         country: 'United States',
@@ -171,7 +171,9 @@ describe('squids', () => {
         language: 'English (United States)',
         functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: true },
       },
+      to_complete: false,
       run_notify: 'on_error',
+      export_unique_results: false,
     });
     const d2 = (await e.api('GET', `/v1/squids/${id}`)).body;
     expect(d2).toMatchObject({
@@ -270,6 +272,26 @@ describe('tasks', () => {
     const gone = await e.api('GET', `/v1/tasks/${t.id}`);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ error: { message: 'Task not found', type: 'not_found_error', param: 'task_hash' } });
+  });
+
+  // api-reference: "type default url; params = fuller detail": a detail level, not a filter of the tasks listed.
+  it('GET /v1/tasks?type= is a detail level: every task either way, params with the get-task record of each', async () => {
+    const squid = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'levels' })).body.id;
+    const tasks = [{ url: 'https://www.google.com/maps/search/bakery' }, { city: 'Lyon', category: 'bakery' }];
+    expect((await e.api('POST', '/v1/tasks', { squid, tasks })).status).toBe(200);
+    const listed = async (type: string) => (await e.api('GET', `/v1/tasks?squid=${squid}${type}`)).body.data;
+    for (const type of ['', '&type=url', '&type=params']) {
+      expect(
+        (await listed(type)).map((t: J) => t.params),
+        type,
+      ).toEqual(tasks);
+    }
+    expect(Object.keys((await listed('&type=url'))[0]).sort()).toEqual(['created_at', 'id', 'is_active', 'params']);
+    const full = (await listed('&type=params'))[1];
+    expect(full).toMatchObject({ object: 'task', params: tasks[1], status: { status: 'pending', is_done: false } });
+    expect(full.hash_value).toBeUndefined();
+    expect((await e.api('GET', `/v1/tasks?squid=${squid}&type=all`)).status).toBe(400);
+    await e.api('DELETE', `/v1/squids/${squid}`);
   });
 
   it('validates with ErrB bodies', async () => {

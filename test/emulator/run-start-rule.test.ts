@@ -42,12 +42,12 @@ async function chained(): Promise<{ source: string; target: string }> {
 const CONDITIONS: Record<string, { code: string; apply: (target: string) => Promise<void> }> = {
   inactive: {
     code: 'SquidInactive',
-    apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { is_active: false })).status).toBe(201),
+    apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { is_active: false })).status).toBe(200),
   },
   'not ready': {
     code: 'SquidNotReady',
     apply: async (t) =>
-      void expect((await e.api('POST', `/v1/squids/${t}`, { params: { language: null } })).status).toBe(201),
+      void expect((await e.api('POST', `/v1/squids/${t}`, { params: { language: null } })).status).toBe(200),
   },
   'out of credits': {
     code: 'NotEnoughBalance',
@@ -67,7 +67,7 @@ describe('one run-start rule for POST /v1/runs, schedules and chains', () => {
     const sourceRun = (await e.api('POST', '/v1/runs', { squid: source })).body.id as string;
     await until(e, sourceRun, 'uploading');
     await apply(target);
-    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: '* * * * *' })).status).toBe(201);
+    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: '* * * * *' })).status).toBe(200);
     const runsBefore = (await runsOf(target)).length;
 
     const direct = await e.api('POST', '/v1/runs', { squid: target });
@@ -86,14 +86,14 @@ describe('one run-start rule for POST /v1/runs, schedules and chains', () => {
 
   it('a squid the rule accepts starts on each path: the schedule and the chain record no refusal', async () => {
     const { source, target } = await chained();
-    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: '* * * * *' })).status).toBe(201);
+    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: '* * * * *' })).status).toBe(200);
     let scheduled: J[] = [];
     for (let i = 0; i < 8 && !scheduled.length; i++) {
       await e.advance(30_000);
       scheduled = (await runsOf(target)).filter((r) => r.origin === 'schedule');
     }
     expect(scheduled).toHaveLength(1);
-    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: null })).status).toBe(201);
+    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: null })).status).toBe(200);
     await finishRun(e, scheduled[0].id);
     await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);
     expect((await runsOf(target)).map((r) => r.origin)).toContain('chain');

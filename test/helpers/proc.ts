@@ -52,3 +52,27 @@ function refreshLocksUnder(dir: string): number {
     return 0;
   }
 }
+
+/**
+ * CPU seconds (user + system) of each thread of `pid`, by thread id (the main thread's id is the pid), or undefined
+ * where there is no /proc (not Linux) or no such process.
+ */
+export function threadCpuTimes(pid: number): Map<number, number> | undefined {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const times = new Map<number, number>();
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      times.set(Number(tid), (Number(rest[11]) + Number(rest[12])) / 100);
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return times;
+}

@@ -12,10 +12,12 @@ export default defineVerb({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the tasks of a squid (GET /v1/tasks?squid=)',
-  description: '--type url (the API default) lists URL tasks; --type params lists parameter tasks with fuller detail.',
+  description:
+    '--type is the detail level of the list, not a filter: url (the API default) shows each task briefly, ' +
+    'params with fuller detail. Every task of the squid is listed either way.',
   options: [
     { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)', complete: 'squid' },
-    { flags: '--type <type>', description: 'task type', choices: TYPES, defaultText: 'url' },
+    { flags: '--type <type>', description: 'detail level', choices: TYPES, defaultText: 'url' },
     ...pagingOptions(DEFAULT_LIMIT),
   ],
   examples: [
@@ -35,7 +37,7 @@ export default defineVerb({
       columns: TASK_LIST_COLUMNS,
       map: normalizeTask,
       empty:
-        `No ${type === 'params' ? 'params ' : type === 'url' ? 'URL ' : ''}tasks in squid ${JSON.stringify(squid.name || squid.id)}. ` +
+        `No tasks in squid ${JSON.stringify(squid.name || squid.id)}. ` +
         `Add one: sq tasks add --squid ${shellWord(ref)} VALUE (or --file FILE)`,
     });
   },

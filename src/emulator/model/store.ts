@@ -55,13 +55,26 @@ export function putRecord<K extends Kind>(emu: Emu, kind: K, rec: Kinds[K]): Kin
   return rec;
 }
 
-/** Changes the fields `patch` names on the record of `kind` with id `id` (which must exist); returns it. */
+/**
+ * Changes the fields `patch` names on the record of `kind` with id `id` (which must exist), a field given as
+ * undefined removed; returns it.
+ */
 export function updateRecord<K extends Kind>(emu: Emu, kind: K, id: string, patch: Partial<Kinds[K]>): Kinds[K] {
   const rec = record(emu, kind, id);
   if (!rec) throw new Error(`no ${kind} record ${JSON.stringify(id)}`);
-  Object.assign(rec, patch);
+  const fields = rec as Record<string, unknown>;
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) delete fields[k];
+    else fields[k] = v;
+  }
   emu.markDirty();
   return rec;
+}
+
+/** Changes the fields `patch` names on the balance (slots in use, the plan's slots). */
+export function updateBalance(emu: Emu, patch: Partial<EmuState['balance']>): void {
+  Object.assign(emu.state.balance, patch);
+  emu.markDirty();
 }
 
 /** Removes the record of `kind` with id `id`; whether there was one. */

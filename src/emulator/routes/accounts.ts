@@ -23,29 +23,35 @@ function publicSync(s: SyncRecord): Rec {
   };
 }
 
-function finishSync(emu: EmuCore, s: SyncRecord): void {
-  if (Number(s.status_code) >= 200) return;
+function finishSync(emu: EmuCore, sync: SyncRecord): void {
+  // The sync as stored now (a reset may have replaced the state since its timer was set).
+  const s = store.record(emu, 'syncs', sync.id);
+  if (!s || Number(s.status_code) >= 200) return;
   const type = store.records(emu, 'accountTypes').find((t) => t.name === s.type);
   const cookies = (s.cookies ?? {}) as Record<string, string>;
   const required = (type?.cookies ?? []).filter((c) => c.required);
   const missing = required.filter((c) => typeof cookies[c.name] !== 'string' || cookies[c.name].trim() === '');
-  delete s.cookies;
-  s.due_at = null;
+  store.updateRecord(emu, 'syncs', s.id, { cookies: undefined, due_at: null });
   if (!type || missing.length) {
-    // The hash reserved for a new account is given up: no account was made.
-    if (s.account_hash && !store.record(emu, 'accounts', String(s.account_hash))) s.account_hash = null;
-    s.status_code = 401;
-    s.status_text = `cookies_invalid: missing or empty ${missing.map((c) => c.name).join(', ') || 'cookies'}`;
-    emu.markDirty();
+    const text = `cookies_invalid: missing or empty ${missing.map((c) => c.name).join(', ') || 'cookies'}`;
+    store.updateRecord(emu, 'syncs', s.id, {
+      // The hash reserved for a new account is given up: no account was made.
+      ...(s.account_hash && !store.record(emu, 'accounts', String(s.account_hash)) ? { account_hash: null } : {}),
+      status_code: 401,
+      status_text: text,
+    });
     return;
   }
   const now = emu.clock.now();
   let account = s.account_hash ? store.record(emu, 'accounts', String(s.account_hash)) : undefined;
   if (account) {
-    account.last_synchronization_time = naiveUs(now);
-    account.updated_at = naiveUs(now);
-    account.status = '200';
-    account.status_code_info = 'synchronized';
+    const at = naiveUs(now);
+    store.updateRecord(emu, 'accounts', account.id, {
+      last_synchronization_time: at,
+      updated_at: at,
+      status: '200',
+      status_code_info: 'synchronized',
+    });
   } else {
     const n = store.records(emu, 'accounts').filter((a) => a.type === type.name).length + 1;
     const username =
@@ -53,11 +59,8 @@ function finishSync(emu: EmuCore, s: SyncRecord): void {
         ? cookies.username
         : `${String(type.domain).toLowerCase().replace(/\s+/g, '_')}_user_${n}`;
     account = newAccount(emu, String(type.name), username, now, 0, s.account_hash ?? undefined);
-    s.account_hash = account.id;
   }
-  s.status_code = 200;
-  s.status_text = 'synchronized';
-  emu.markDirty();
+  store.updateRecord(emu, 'syncs', s.id, { account_hash: account.id, status_code: 200, status_text: 'synchronized' });
 }
 
 function scheduleSync(emu: EmuCore, s: SyncRecord): void {
@@ -66,10 +69,8 @@ function scheduleSync(emu: EmuCore, s: SyncRecord): void {
   if (Number(s.status_code) === 100) {
     const at = due - (SYNC_TIMING.doneMs - SYNC_TIMING.syncingMs);
     emu.clock.schedule(Math.max(0, at - now), () => {
-      if (s.status_code === 100) {
-        s.status_code = 120;
-        s.status_text = 'synchronizing';
-      }
+      if (store.record(emu, 'syncs', s.id)?.status_code === 100)
+        store.updateRecord(emu, 'syncs', s.id, { status_code: 120, status_text: 'synchronizing' });
     });
   }
   emu.clock.schedule(Math.max(0, due - now), () => finishSync(emu, s));
@@ -103,7 +104,8 @@ export function registerAccounts(emu: EmuCore): void {
     if (!a) return detail(404, 'Account not found.');
     store.dropRecord(emu, 'accounts', req.params.hash);
     for (const s of store.records(emu, 'squids'))
-      if (Array.isArray(s.accounts)) s.accounts = (s.accounts as string[]).filter((x) => x !== a.id);
+      if (Array.isArray(s.accounts))
+        store.updateRecord(emu, 'squids', s.id, { accounts: s.accounts.filter((x) => x !== a.id) });
     emu.markDirty();
     return json(200, { id: a.id, object: 'account', deleted: true });
   });
@@ -149,11 +151,11 @@ function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > Number(def.max))
       return detail(400, `${k} must be an integer between 1 and ${String(def.max)}.`);
   }
+  const user = { ...a.params.user };
   for (const [k, v] of Object.entries(b.params))
-    params.user[k] = { ...(Object.hasOwn(params.user, k) ? params.user[k] : {}), max: v };
-  a.updated_at = naiveUs(emu.clock.now());
-  emu.markDirty();
-  return json(200, accountView(emu, a));
+    user[k] = { ...(Object.hasOwn(user, k) ? user[k] : {}), max: Number(v) };
+  const updated = { params: { ...a.params, user }, updated_at: naiveUs(emu.clock.now()) };
+  return json(200, accountView(emu, store.updateRecord(emu, 'accounts', a.id, updated)));
 }
 
 /** POST /v1/synchronize (and /v1/accounts/cookies): a cookie sync task, checked at once, finished later. */

@@ -82,20 +82,21 @@ export function registerChains(emu: EmuCore): void {
     if (isRecord(s.chain)) return err(409, 'This squid already has a chain configured.');
     // The squids above the source, the source and the target it gets.
     if (depthOf(emu, s) + 2 > MAX_DEPTH) return err(422, `Chain depth limit of ${MAX_DEPTH} reached.`);
-    s.chain = {
-      id: emu.newHash('chain'),
-      target_module_id: b.target_module_id,
-      target_cluster: null,
-      field_map: b.field_map as Record<string, string>,
-      is_active: true,
-      autostart: true,
-      cluster_name: null,
-      cluster_concurrency: 1,
-      created_at: isoZ(emu.clock.now()),
-      ...set.value,
-    };
-    emu.markDirty();
-    return json(201, chainView(emu, s.chain as Rec));
+    const chain = store.updateRecord(emu, 'squids', s.id, {
+      chain: {
+        id: emu.newHash('chain'),
+        target_module_id: b.target_module_id,
+        target_cluster: null,
+        field_map: b.field_map as Record<string, string>,
+        is_active: true,
+        autostart: true,
+        cluster_name: null,
+        cluster_concurrency: 1,
+        created_at: isoZ(emu.clock.now()),
+        ...set.value,
+      },
+    }).chain;
+    return json(201, chainView(emu, chain as Rec));
   });
 
   emu.route('PATCH', '/v1/squids/:hash/chain', (req) => {
@@ -112,10 +113,9 @@ export function registerChains(emu: EmuCore): void {
       const problem = slotsProblem(emu, conc, String(target.id));
       if (problem) return err(400, problem);
     }
-    Object.assign(s.chain, set.value);
-    if (target && typeof conc === 'number') target.concurrency = conc;
-    emu.markDirty();
-    return json(200, chainView(emu, s.chain));
+    const { chain } = store.updateRecord(emu, 'squids', s.id, { chain: { ...s.chain, ...set.value } });
+    if (target && typeof conc === 'number') store.updateRecord(emu, 'squids', target.id, { concurrency: conc });
+    return json(200, chainView(emu, chain as Rec));
   });
 
   emu.route('DELETE', '/v1/squids/:hash/chain', (req) => {
@@ -123,8 +123,7 @@ export function registerChains(emu: EmuCore): void {
     if (!s) return err(404, 'Squid not found.');
     if (!isRecord(s.chain)) return err(404, NO_CHAIN);
     // Only the link goes: the target squid, its tasks and runs stay.
-    delete s.chain;
-    emu.markDirty();
+    store.updateRecord(emu, 'squids', s.id, { chain: undefined });
     return { status: 204 };
   });
 }
@@ -151,10 +150,9 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
       uniqueName(emu, chain.cluster_name ? String(chain.cluster_name) : `${String(crawler.name)} (N) (chained)`),
       now,
     );
-    target.concurrency = concurrency;
-    if (full) target.is_active = false;
-    target.chained_from = src.id;
-    chain.target_cluster = target.id;
+    const made = { concurrency, chained_from: src.id, ...(full ? { is_active: false } : {}) };
+    target = store.updateRecord(emu, 'squids', target.id, made);
+    store.updateRecord(emu, 'squids', src.id, { chain: { ...chain, target_cluster: target.id } });
   }
   const known = new Set(
     store

@@ -123,8 +123,7 @@ export function registerControl(emu: EmuCore, deps: ControlDeps): void {
     const total = bodyObject(req).total;
     if (typeof total !== 'number' || !Number.isInteger(total) || total < 0 || total > 100_000)
       return detail(400, 'total must be an integer from 0 to 100000.');
-    store.balance(emu).total_available_slots = total;
-    emu.markDirty();
+    store.updateBalance(emu, { total_available_slots: total });
     return json(200, { total_available_slots: total });
   });
 

@@ -45,7 +45,7 @@ export function registerGoogleMaps(emu: EmuCore): void {
     const q = (k: string) => req.query.get(k)?.trim() || undefined;
     const code = q('country_code')?.toUpperCase();
     if (!code) return detail(400, 'country_code is required.');
-    const country = LOCATIONS[code];
+    const country = Object.hasOwn(LOCATIONS, code) ? LOCATIONS[code] : undefined;
     if (!country) return unknown('country_code', code, Object.keys(LOCATIONS));
     const given = { region: q('region'), district: q('district'), city: q('city') };
     if (!given.region) {

@@ -1,7 +1,7 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
 import type { EmuRequest, EmuResponse } from '../types.js';
-import { defaultSquidParams, defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
+import { defaultSquidParams, defOf, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
 import { abortRun, forgetRun, isActive } from '../engine.js';
 import { archiveSquid } from '../credits.js';
 import { paginate } from '../pagination.js';
@@ -13,6 +13,7 @@ import { slotsProblem } from '../model/slots.js';
 import { checkLinks } from '../model/account-links.js';
 import type { SquidRecord } from '../model/records.js';
 import { checkCron, checkZone } from '../model/schedule.js';
+import { applySquidUpdate, updateAnswer } from '../model/squid-update.js';
 import * as store from '../model/store.js';
 
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
@@ -76,7 +77,7 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) =
     if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
     const crawler = store.record(emu, 'crawlers', String(s.crawler));
     for (const [name, value] of Object.entries(v)) {
-      if (crawler && name !== 'functions' && !(name in defOf(crawler).squid)) {
+      if (crawler && name !== 'functions' && !Object.hasOwn(defOf(crawler).squid, name)) {
         const allowed = [
           ...Object.keys(defOf(crawler).squid),
           ...(Object.keys(defOf(crawler).functions).length ? ['functions'] : []),
@@ -107,30 +108,6 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) =
     return r.ok ? { ok: true, value: r.ids } : { ok: false, message: r.message };
   },
 };
-
-function applyUpdate(squid: Rec, key: string, value: unknown): void {
-  if (key === 'run_notify') squid.notifications_params = { run_notify: value };
-  else if (key === 'cron_expression' || key === 'timezone') {
-    const sched = (isRecord(squid.schedule) ? squid.schedule : {}) as Rec;
-    sched[key] = value;
-    squid.schedule = key === 'cron_expression' && value === null ? null : sched;
-  } else squid[key] = value;
-}
-
-/**
- * The update's answer: an echo of the fields sent, as stored (api-reference: "an echo of only the touched fields"; the
- * update-squid page and the 57 update-settings pages), params whole. `accounts` and `timezone` are not echoed: the
- * sales-navigator-leads-scraper and google-maps-reviews-scraper pages send them and their answers leave them out.
- */
-function updateEcho(s: Rec, touched: [string, unknown][]): Rec {
-  const stored = (k: string): unknown =>
-    k === 'run_notify'
-      ? ((s.notifications_params as Rec | undefined)?.run_notify ?? null)
-      : k === 'cron_expression'
-        ? ((s.schedule as Rec | null)?.cron_expression ?? null)
-        : s[k];
-  return Object.fromEntries(touched.filter(([k]) => k !== 'accounts' && k !== 'timezone').map(([k]) => [k, stored(k)]));
-}
 
 export function registerSquids(emu: EmuCore): void {
   emu.route('POST', '/v1/squids', (req) => createSquid(emu, req));
@@ -211,7 +188,8 @@ function createSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
 
 /**
  * POST /v1/squids/:hash: the fields given, each checked (an unknown one refused), within the account's slots; the
- * answer is the update sample's record, or the link-account page's when only accounts were set.
+ * answer is in the form of the squid's crawler (model/squid-update.ts), or the link-account page's when only accounts
+ * were set.
  */
 function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   const f = findSquid(emu, req.params.hash, 'squid_hash');
@@ -221,7 +199,7 @@ function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   const touched: [string, unknown][] = [];
   // A field the update does not take (a typo, or `chain` / `auto_verify_emails`, which have their own endpoints or
   // none) is refused rather than dropped: a client believing it was stored would be wrong (the vendor's SDK 0.7).
-  const unknownKey = Object.keys(req.body).find((k) => !UPDATABLE[k]);
+  const unknownKey = Object.keys(req.body).find((k) => !Object.hasOwn(UPDATABLE, k));
   if (unknownKey)
     return errB(
       400,
@@ -229,9 +207,7 @@ function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
       unknownKey,
     );
   for (const [key, raw] of Object.entries(req.body)) {
-    const check = UPDATABLE[key];
-    if (!check) continue;
-    const r = check(raw, emu, squid);
+    const r = UPDATABLE[key](raw, emu, squid);
     if (!r.ok) return errB(400, r.message, key);
     touched.push([key, r.value]);
   }
@@ -244,17 +220,13 @@ function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
     const noSlot = slotsProblem(emu, wanted, String(squid.id));
     if (noSlot) return errB(400, noSlot, next.concurrency !== undefined ? 'concurrency' : 'is_active');
   }
-  for (const [key, value] of touched) applyUpdate(squid, key, value);
+  applySquidUpdate(emu, squid, touched);
   // A deactivated squid stops: its run in progress is stopped (aborted), freeing its slot.
   if (next.is_active === false)
     for (const run of runsOfSquid(emu, String(squid.id))) if (isActive(run)) abortRun(emu, run);
-  // Readiness changes with the params only: a squid whose params were never set stays not ready.
-  const crawler = store.record(emu, 'crawlers', String(squid.crawler));
-  if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
-  emu.markDirty();
   // Linking accounts alone answers as the link-account page shows: 200 {name, concurrency, accounts}.
   if (touched.length === 1 && touched[0][0] === 'accounts')
     return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
-  // 201, as all 57 examples/ update-settings pages label it (the update-squid page and api-reference say 200: docs/emulator.md).
-  return json(201, updateEcho(squid, touched));
+  const answer = updateAnswer(emu, squid, Object.keys(next));
+  return json(answer.status, answer.body);
 }

@@ -2,6 +2,7 @@
 // and reels, LaCentrale cars, LinkedIn posts commenters and profile, Sales Navigator companies). No reference page
 // documents it: the answer is those pages' `{id, status: "pending", created_at, ...params}`, and the task is the same
 // task POST /v1/tasks adds (checked against the crawler's task params, listed by GET /v1/tasks, run by a run).
+import { defOf, taskParamsOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { newTask } from '../seed.js';
 import { errB, isoZ, isRecord, json, paramsKey } from '../util.js';
@@ -17,8 +18,9 @@ export function registerTasksV2(emu: EmuCore): void {
     if (f.res) return f.res;
     if (!isRecord(req.body) || !Object.keys(req.body).length)
       return errB(400, "The body must be the task's params as a JSON object.", 'body');
-    const params = req.body as Rec;
-    const problem = taskProblem(store.crawlerOf(emu, f.rec.crawler), params);
+    const crawler = store.crawlerOf(emu, f.rec.crawler);
+    const params = taskParamsOf(defOf(crawler), req.body as Rec);
+    const problem = taskProblem(crawler, params);
     if (problem) return errB(400, problem, 'body');
     // A task whose params the squid already has is not added twice (as POST /v1/tasks skips it): its answer is that task.
     const key = paramsKey(params);

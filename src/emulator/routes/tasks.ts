@@ -1,5 +1,5 @@
 // Tasks: add (duplicates by identical params skipped), list by squid, detail with status, delete.
-import { defOf } from '../crawlers.js';
+import { defOf, taskParamsOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { newTask } from '../seed.js';
@@ -40,14 +40,15 @@ export function registerTasks(emu: EmuCore): void {
     if (!Array.isArray(b.tasks) || b.tasks.length === 0 || !b.tasks.every(isRecord))
       return errB(400, 'tasks must be a non-empty list of objects.', 'tasks');
     const crawler = store.crawlerOf(emu, f.rec.crawler);
-    for (const [i, t] of (b.tasks as Rec[]).entries()) {
+    const tasks = (b.tasks as Rec[]).map((t) => taskParamsOf(defOf(crawler), t));
+    for (const [i, t] of tasks.entries()) {
       const problem = taskProblem(crawler, t);
       if (problem) return errB(400, `tasks[${i}]: ${problem}`, 'tasks');
     }
     const seen = existingKeys(emu, String(f.rec.id));
     let duplicated = 0;
     const created: Rec[] = [];
-    for (const t of b.tasks as Rec[]) {
+    for (const t of tasks) {
       const key = paramsKey(t);
       if (seen.has(key)) {
         duplicated++;
@@ -63,10 +64,18 @@ export function registerTasks(emu: EmuCore): void {
   emu.route('GET', '/v1/tasks', (req) => {
     const f = findSquid(emu, req.query.get('squid') ?? undefined);
     if (f.res) return f.res;
+    // `type` is a detail level, not a filter (api-reference: "type default url; params = fuller detail"): every task
+    // of the squid either way, as the list-tasks sample shows them (url), or as GET /v1/tasks/{id} shows each (params:
+    // the docs do not show the fuller record; the get-task page's is the fullest they have, its id as `id`).
     const type = req.query.get('type');
     if (type !== null && type !== 'url' && type !== 'params') return errB(400, 'type must be url or params.', 'type');
-    const list = store.records(emu, 'tasks').filter((t) => t.squid === f.rec.id && (!type || t.type === type));
-    return paginate(req, list, taskListView, { freePlan: emu.config.freePlan, style: 'errB', noRange: true });
+    const list = store.records(emu, 'tasks').filter((t) => t.squid === f.rec.id);
+    const full = (t: Rec) => {
+      const { hash_value: id, ...detail } = taskDetailView(emu, t);
+      return { id, ...detail };
+    };
+    const view = type === 'params' ? full : taskListView;
+    return paginate(req, list, view, { freePlan: emu.config.freePlan, style: 'errB', noRange: true });
   });
 
   emu.route('GET', '/v1/tasks/:hash', (req) => {

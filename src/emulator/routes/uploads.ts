@@ -1,7 +1,7 @@
 // Task uploads: a CSV/TSV file is parsed at once, then "processed" over business time like the live
 // service's background job: PENDING → PROGRESS → SUCCESS (or FAILURE), status 202 until done.
 import { readDelimited } from '../csv.js';
-import { defOf } from '../crawlers.js';
+import { defOf, taskParamName } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { newTask } from '../seed.js';
 import { errB, hashId, json, paramsKey } from '../util.js';
@@ -16,16 +16,18 @@ function publicUpload(u: UploadRecord): Rec {
   return { id: u.id, object: 'task_upload', state: u.state, meta: u.meta ?? null };
 }
 
-function complete(emu: EmuCore, u: UploadRecord): void {
-  if (u.state === 'SUCCESS' || u.state === 'FAILURE') return;
+function complete(emu: EmuCore, upload: UploadRecord): void {
+  // The upload as stored now (a reset may have replaced the state since its timer was set).
+  const u = store.record(emu, 'uploads', upload.id);
+  if (!u || u.state === 'SUCCESS' || u.state === 'FAILURE') return;
   const squid = store.record(emu, 'squids', String(u.squid));
   const rows = u.rows ?? [];
-  delete u.rows;
-  u.due_at = null;
+  store.updateRecord(emu, 'uploads', u.id, { rows: undefined, due_at: null });
   if (!squid) {
-    u.state = 'FAILURE';
-    u.meta = { duplicates: 0, inserted: 0, invalid: rows.length, valid: 0 };
-    emu.markDirty();
+    store.updateRecord(emu, 'uploads', u.id, {
+      state: 'FAILURE',
+      meta: { duplicates: 0, inserted: 0, invalid: rows.length, valid: 0 },
+    });
     return;
   }
   const crawler = store.crawlerOf(emu, squid.crawler);
@@ -49,9 +51,8 @@ function complete(emu: EmuCore, u: UploadRecord): void {
     newTask(emu, squid, paramsOf(row), emu.clock.now());
     inserted++;
   }
-  u.state = valid === 0 && rows.length > 0 ? 'FAILURE' : 'SUCCESS';
-  u.meta = { duplicates, inserted, invalid, valid };
-  emu.markDirty();
+  const state = valid === 0 && rows.length > 0 ? 'FAILURE' : 'SUCCESS';
+  store.updateRecord(emu, 'uploads', u.id, { state, meta: { duplicates, inserted, invalid, valid } });
 }
 
 function scheduleUpload(emu: EmuCore, u: UploadRecord): void {
@@ -60,7 +61,8 @@ function scheduleUpload(emu: EmuCore, u: UploadRecord): void {
   if (u.state === 'PENDING') {
     const progressAt = due - (UPLOAD_TIMING.doneMs - UPLOAD_TIMING.progressMs);
     emu.clock.schedule(Math.max(0, progressAt - now), () => {
-      if (u.state === 'PENDING') u.state = 'PROGRESS';
+      if (store.record(emu, 'uploads', u.id)?.state === 'PENDING')
+        store.updateRecord(emu, 'uploads', u.id, { state: 'PROGRESS' });
     });
   }
   emu.clock.schedule(Math.max(0, due - now), () => complete(emu, u));
@@ -89,8 +91,9 @@ export function registerUploads(emu: EmuCore): void {
     const delimiter = /\.tsv$/i.test(file.filename) || firstLine.includes('\t') ? '\t' : ',';
     const table = readDelimited(text, delimiter);
     if (table.length < 2) return errB(400, 'The file needs a header row and at least one task row.', 'file');
-    const header = table[0].map((h) => h.trim());
-    const known = Object.keys(defOf(store.crawlerOf(emu, f.rec.crawler)).task);
+    const def = defOf(store.crawlerOf(emu, f.rec.crawler));
+    const header = table[0].map((h) => taskParamName(def, h.trim()));
+    const known = Object.keys(def.task);
     if (!header.some((h) => known.includes(h)))
       return errB(400, `No column of the header matches a task parameter (${known.join(', ')}).`, 'file');
     const rows = table.slice(1).map((cells) => {
