@@ -2,16 +2,23 @@
 // Ctrl-C (SIGINT), then run again after the run ended (issue 33, E4/E8): the emulator's request log shows exactly one
 // POST /v1/runs, and the file holds the first run's results. Before the record, the rerun started (and paid for) a
 // second run and never exported the first; interrupted in the params step, every rerun failed SquidNotReady.
+// Each phase and each signal is here, in five of the twelve pairs (each a process of sq go, ~0.65 s of CPU with its
+// rerun); npm run test:system runs all twelve (test/system/go-rerun-sweep.test.ts).
 import { readFileSync, rmSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
-import { BIN, binCacheDir, giveToPool, sq } from '../helpers/cli.js';
-import { fakeSqClock } from '../helpers/clock.js';
+import { SLOW } from '../helpers/timeouts.js';
 import { tempDir } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import {
+  finish as finishOn,
+  inProcess as inProcessOn,
+  interruptedGo,
+  runPosts as runPostsOn,
+  start as startOn,
+  until,
+} from '../helpers/go-rerun.js';
 
 const emu = useEmulator({ each: 'reset' });
 const dirs: string[] = [];
@@ -19,144 +26,23 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const runPosts = async () => (await emu.requests('POST')).filter((r) => r.path === '/v1/runs');
-
-function start(
-  args: string[],
-  configDir: string,
-  extra: Record<string, string> = {},
-): { child: ResultPromise; stderr: () => string; done: () => boolean } {
-  const cache = binCacheDir();
-  const child = execa(process.execPath, [BIN, ...args], {
-    env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: cache, NO_COLOR: '1', ...extra },
-    extendEnv: false,
-    reject: false,
-  });
-  let err = '';
-  let finished = false;
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  void child.finally(() => (finished = true));
-  void child.then((r) => r.exitCode === 0 && giveToPool(cache));
-  return { child, stderr: () => err, done: () => finished };
-}
-
-/**
- * sq in-process (test/helpers/cli.ts), for what a call finds and does with what an earlier one left (the record beside
- * the file, the run, the export): the CLI's logic. Each of its waits moves the emulator's clock a second, as the
- * built binary's 100 ms polls saw it move a second every 100 ms. What is about the process (a call stopped by a
- * signal, kill -9) stays a real one (start).
- */
-async function inProcess(args: string[], configDir: string, extra: Record<string, string> = {}) {
-  const fake = fakeSqClock();
-  const clock = {
-    now: fake.now,
-    async sleep(ms: number) {
-      await emu.advance(1000);
-      await fake.sleep(ms);
-    },
-  };
-  return sq(args, {
-    env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: tempDir('sq-cache-'), NO_COLOR: '1', ...extra },
-    clock,
-  });
-}
-
-async function until(what: string, cond: () => boolean | Promise<boolean>, ms = EVENT_MS): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await pause(30);
-  }
-}
-
-/** Moves the emulator's clock until the run is done and exported. */
-async function finish(runId: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const run = (await emu.api(`/v1/runs/${runId}`)) as { status: string; export_done: boolean };
-    if (run.status === 'done' && run.export_done) return;
-    await emu.advance(1000);
-  }
-  throw new Error(`run ${runId} never finished`);
-}
-
-const PHASES = ['params', 'started', 'waiting', 'exporting'] as const;
-const SIGNALS = [
-  ['kill -9', 'SIGKILL', null],
-  ['SIGTERM', 'SIGTERM', 143],
-  ['Ctrl-C', 'SIGINT', 130],
-] as const;
+const runPosts = () => runPostsOn(emu);
+const start = (args: string[], configDir: string, extra: Record<string, string> = {}) =>
+  startOn(emu, args, configDir, extra);
+const inProcess = (args: string[], configDir: string, extra: Record<string, string> = {}) =>
+  inProcessOn(emu, args, configDir, extra);
+const finish = (runId: string) => finishOn(emu, runId);
 
 describe('sq go interrupted, then run again after the run ended: one run, the first one, exported', SLOW, () => {
-  for (const phase of PHASES) {
-    for (const [label, signal, code] of SIGNALS) {
-      it(`${label} in the ${phase} phase`, async () => {
-        const dir = tempDir('sq-go-rerun-');
-        dirs.push(dir);
-        const file = join(dir, 'out.csv');
-        const configDir = join(dir, 'cfg');
-        // No --param: the params step is the crawler's defaults, the one E8 lost (SquidNotReady on every rerun).
-        const args = [
-          'go',
-          'amazon-products',
-          `https://www.amazon.com/s?k=rerun+${phase}+${signal}`,
-          '-o',
-          file,
-          '--interval',
-          '100ms',
-        ];
-        if (phase === 'params') await emu.faults([{ method: 'POST', path: '/v1/squids/', action: 'hang' }]);
-        if (phase === 'exporting') await emu.faults([{ method: 'GET', path: '/v1/results', action: 'hang' }]);
-        const first = start(args, configDir);
-        let runId: string | null = null;
-        const started = () => /run ([0-9a-f]+) started/.exec(first.stderr())?.[1] ?? null;
-        if (phase === 'params') {
-          await until('the params request', async () =>
-            (await emu.requests('POST')).some((r) => /^\/v1\/squids\/[0-9a-f]+$/.test(r.path)),
-          );
-        } else {
-          await until('the run to start', () => started() !== null || first.done());
-          runId = started();
-          expect(runId, first.stderr()).not.toBeNull();
-          if (phase === 'waiting') {
-            await until(
-              'two polls',
-              async () => (await emu.requests('GET')).filter((r) => r.path === `/v1/runs/${runId}/stats`).length >= 2,
-            );
-          }
-          if (phase === 'exporting') {
-            await finish(runId!);
-            await until('the export request', async () =>
-              (await emu.requests('GET')).some((r) => r.path === '/v1/results'),
-            );
-          }
-        }
-        first.child.kill(signal);
-        const r1 = await first.child;
-        if (code === null) expect(r1.signal, first.stderr()).toBe('SIGKILL');
-        else expect(r1.exitCode, first.stderr()).toBe(code);
-        await emu.clearFaults();
-        // The rerun comes after the run ended: the case where a second run was started and charged.
-        if (runId) await finish(runId);
-
-        const second = await inProcess(args, configDir);
-        expect(second.code, second.stderr).toBe(0);
-        const posts = await runPosts();
-        expect(posts, second.stderr).toHaveLength(1);
-        const only = /run ([0-9a-f]+) (started|resumed)/.exec(second.stderr)![1];
-        if (runId) {
-          expect(only).toBe(runId);
-          expect(second.stderr).toContain(`run ${runId} resumed (done)`);
-        } else {
-          // Interrupted in the params step: the rerun finishes it, then starts the one run.
-          expect(second.stderr).toMatch(/reused\nparams set: the crawler's defaults\n/);
-        }
-        const run = (await emu.api(`/v1/runs/${only}`)) as { total_results: number };
-        expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results + 1);
-        // Nothing left beside the file: no record, no lock, no partial export.
-        expect(readdirSync(dir).filter((f) => f !== 'cfg')).toEqual(['out.csv']);
-      });
-    }
+  // Every phase and every signal; kill -9 (no handler runs) and SIGTERM in the exporting phase, which leaves the most.
+  for (const [phase, label, signal, code] of [
+    ['params', 'kill -9', 'SIGKILL', null],
+    ['started', 'SIGTERM', 'SIGTERM', 143],
+    ['waiting', 'Ctrl-C', 'SIGINT', 130],
+    ['exporting', 'kill -9', 'SIGKILL', null],
+    ['exporting', 'SIGTERM', 'SIGTERM', 143],
+  ] as const) {
+    it(`${label} in the ${phase} phase`, () => interruptedGo(emu, phase, signal, code));
   }
 
   it("the answer to POST /v1/runs lost (the run did start): the rerun finds that run among the squid's new runs, and starts none", async () => {

@@ -1,7 +1,8 @@
-// The three jobs an agent is given (issue 48), scripted through the MCP SDK's own Client against the built sq mcp
-// and the emulator: (1) find a crawler, estimate, run and read; (2) schedule a squid and link an account; (3) deliver
-// a run over SFTP to a real SFTP server (ssh2's). Each uses only arguments the tools' descriptions give, and no call
-// is a tool error.
+// The three jobs an agent is given (issue 48), scripted through the MCP SDK's own Client against sq mcp and the
+// emulator: (1) find a crawler, estimate, run and read; (2) schedule a squid and link an account; (3) deliver a run
+// over SFTP to a real SFTP server (ssh2's). Each uses only arguments the tools' descriptions give, and no call is a
+// tool error. What the tools answer is the point, not the process: the server runs in this process
+// (test/helpers/mcp-client.ts); test/e2e/mcp.test.ts runs a whole session against the built binary.
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -29,7 +30,7 @@ type Tool = { name: string; description?: string; inputSchema: { properties?: Re
 
 /** An agent: each call checked against the tool's own input schema (no argument it does not describe), errors counted. */
 async function agent(args: string[], env: Record<string, string> = {}) {
-  client = await connectMcp(args, { ...emu.env(), ...env }, 'sq-agent-tasks');
+  client = await connectMcp(args, { ...emu.env(), ...env }, 'sq-agent-tasks', 'in-process');
   const tools = new Map(((await client.listTools()).tools as Tool[]).map((t) => [t.name, t]));
   const errors: string[] = [];
   const call = async (name: string, a: Record<string, unknown> = {}): Promise<Record<string, any>> => {

@@ -1,13 +1,17 @@
 // A stdio `sq mcp` answers initialize and tools/list from the build's answers while the MCP SDK loads (issue 48:
 // the first answer was 2.46× `sq version`). Those answers must be the SDK's own, to the byte, whatever the server
 // serves and whatever protocol version the client asks for; and the SDK, once loaded, must still see every message
-// (a call after them works) without answering any request twice.
+// (a call after them works) without answering any request twice. The early answers come from the built binary (its
+// dist/mcp-first.json; sq run from src/ has none, and gives none); the SDK's own answers to compare them with come
+// from the server run in this process with them turned off (test/helpers/mcp-client.ts: the same SDK), ~0.3 s of CPU
+// less each than a process that loads it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { startMcpInProcess } from '../helpers/mcp-client.js';
 
 const home = mkdtempSync(join(tmpdir(), 'sq-mcp-first-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -20,13 +24,18 @@ const baseEnv = {
 
 type Msg = { jsonrpc: string; id?: string | number; result?: unknown; error?: unknown };
 
-/** Every line `sq mcp ARGS` writes to stdout for `messages`, stdin closed once each request has its answer. */
+/**
+ * Every line `sq mcp ARGS` writes to stdout for `messages`, stdin closed once each request has its answer: the built
+ * binary, or with `how` 'in-process' the server run in this process.
+ */
 function session(
   args: string[],
   messages: object[],
   env: Record<string, string | undefined>,
   stderr?: string[],
+  how: 'bin' | 'in-process' = 'bin',
 ): Promise<Msg[]> {
+  if (how === 'in-process') return sdkSession(args, messages, env, stderr);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'mcp', '--quiet', ...args], {
       env: { ...baseEnv, ...env },
@@ -53,6 +62,35 @@ function session(
   });
 }
 
+/** session() in this process, where only the SDK answers (no early answers: SQ_MCP_FIRST_ANSWERS=0). */
+function sdkSession(
+  args: string[],
+  messages: object[],
+  env: Record<string, string | undefined>,
+  stderr?: string[],
+): Promise<Msg[]> {
+  const server = startMcpInProcess(['--quiet', ...args], { ...baseEnv, ...env, SQ_MCP_FIRST_ANSWERS: '0' });
+  const wanted = new Set(messages.flatMap((m) => ('id' in m ? [(m as Msg).id] : [])));
+  const lines: Msg[] = [];
+  let buf = '';
+  server.stdout.on('data', (d) => {
+    buf += d;
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      const msg = JSON.parse(buf.slice(0, nl)) as Msg;
+      buf = buf.slice(nl + 1);
+      lines.push(msg);
+      wanted.delete(msg.id);
+      if (!wanted.size) server.stdin.end();
+    }
+  });
+  server.stdin.write(`${messages.map((m) => JSON.stringify(m)).join('\n')}\n`);
+  return server.code.then((code) => {
+    stderr?.push(server.stderr());
+    if (code !== 0) throw new Error(`sq mcp exited ${code}: ${server.stderr()}`);
+    return lines;
+  });
+}
+
 const initialize = (protocolVersion: string, id: string | number = 1) => ({
   jsonrpc: '2.0',
   id,
@@ -72,7 +110,7 @@ describe('sq mcp: the first answers, before the SDK has loaded', () => {
     const [earlyLog, sdkLog]: string[][] = [[], []];
     const [early, sdk] = await Promise.all([
       session([...args, '-v'], messages, {}, earlyLog),
-      session([...args, '-v'], messages, { SQ_MCP_FIRST_ANSWERS: '0' }, sdkLog),
+      session([...args, '-v'], messages, { SQ_MCP_FIRST_ANSWERS: '0' }, sdkLog, 'in-process'),
     ]);
     // The early answers were given (-v says so), and only where they are not turned off.
     expect(earlyLog.join('')).toContain("sq mcp: initialize answered from the build's answers");
@@ -107,7 +145,7 @@ describe('sq mcp: the first answers, before the SDK has loaded', () => {
     ];
     const [early, sdk] = await Promise.all([
       session([], messages, {}),
-      session([], messages, { SQ_MCP_FIRST_ANSWERS: '0' }),
+      session([], messages, { SQ_MCP_FIRST_ANSWERS: '0' }, undefined, 'in-process'),
     ]);
     expect(early).toEqual(sdk);
     expect(early).toHaveLength(2);

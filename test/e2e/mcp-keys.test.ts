@@ -1,7 +1,9 @@
-// `sq mcp` over stdio (the built bin/sq.js, the MCP SDK's client) against the emulator: an idempotency_key outlives
-// the server (a restarted `sq mcp` given the same key finds the squid go made and the run it started: one POST
-// /v1/squids and one POST /v1/runs in the request log), and list tools follow what the API says about more pages
-// (next, total_pages), never the length of the page they got.
+// `sq mcp` over stdio (the MCP SDK's client) against the emulator: an idempotency_key outlives the server (a restarted
+// `sq mcp` given the same key finds the squid go made and the run it started: one POST /v1/squids and one POST
+// /v1/runs in the request log), and list tools follow what the API says about more pages (next, total_pages), never
+// the length of the page they got. The servers run in this process (test/helpers/mcp-client.ts), each a run of its
+// own that keeps its keys where the binary does (the cache directory), ~0.3 s of CPU less each than a process that
+// loads the MCP SDK; the first server of the first test is the built binary, whose keys the next one finds.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { mcpInProcess } from '../helpers/mcp-client.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -42,16 +45,28 @@ function sharedEnv(): Record<string, string> {
 
 type Answer = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
 
-/** A server on stdio; `stop()` ends it as a crash or a restart of the agent's host would. */
-async function server(env: Record<string, string>, args: string[], closeAfter: 'test' | 'file' = 'test') {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...args],
-    env,
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'sq-keys-test', version: '1' });
-  await client.connect(transport);
+/**
+ * A server on stdio, in this process unless `how` is 'bin'; `stop()` ends it as a restart of the agent's host would
+ * (its stdin closed), and resolves once it has ended.
+ */
+async function server(
+  env: Record<string, string>,
+  args: string[],
+  closeAfter: 'test' | 'file' = 'test',
+  how: 'in-process' | 'bin' = 'in-process',
+) {
+  let client: Client;
+  if (how === 'in-process') client = (await mcpInProcess(args, env, 'sq-keys-test')).client;
+  else {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', ...args],
+      env,
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'sq-keys-test', version: '1' });
+    await client.connect(transport);
+  }
   (closeAfter === 'test' ? clients : fileClients).push(client);
   return {
     async ok(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
@@ -74,7 +89,7 @@ describe('idempotency_key outlives sq mcp', () => {
 
   it('go: a restarted server given the same key answers the same squid and run, and starts nothing more', async () => {
     const env = sharedEnv();
-    const first = await server(env, ['--allow-writes', '--confirm-above', '100000']);
+    const first = await server(env, ['--allow-writes', '--confirm-above', '100000'], 'test', 'bin');
     const a = await first.ok('go', { ...go, idempotency_key: 'agent-7' });
     expect(a.run.id).toEqual(expect.any(String));
     await first.stop();

@@ -1,6 +1,7 @@
 // sq mcp does what the CLI does for a squid's settings and delivery tests: squids_update schedules, activates and links
 // accounts with the CLI's checks and money rules; delivery_test takes every kind `sq delivery test` takes; an argument
-// these tools do not know is an error naming the allowed ones, never dropped.
+// these tools do not know is an error naming the allowed ones, never dropped. The servers run in this process
+// (test/helpers/mcp-client.ts): what they answer is the point, not the process.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -16,7 +17,7 @@ afterEach(async () => {
 type Answer = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
 
 async function agent(args: string[], env: Record<string, string> = {}) {
-  const client = await connectMcp(args, { ...emu.env(), ...env });
+  const client = await connectMcp(args, { ...emu.env(), ...env }, 'sq-test', 'in-process');
   clients.push(client);
   return {
     call: async (name: string, a: Record<string, unknown>): Promise<Answer> =>

@@ -1,6 +1,10 @@
 // `sq mcp` as an agent runs it: the built bin/sq.js spawned over stdio, and served over Streamable HTTP, driven by the
 // MCP SDK's own Client (and, at the end, by the MCP Inspector's CLI: a client nobody here wrote), against the emulator
-// on loopback. Every answer is checked against its tool's outputSchema with Ajv.
+// on loopback. Every answer is checked against its tool's outputSchema with Ajv. A test of what the server answers
+// runs it in this process (test/helpers/mcp-client.ts: main.ts's run() over a pair of streams, or on a loopback port
+// with --http), a few ms to start against ~0.3 s of CPU for a process that loads the MCP SDK; what is about the
+// process (a whole session as an agent host spawns it, stdio on real pipes, a signal, the exit codes, a closed pipe,
+// the bind and its warning, the Inspector) runs the binary.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,6 +19,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { useEmulator } from '../helpers/emulator.js';
 import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
 import { BIN, sq, sqIn, tempConfigDir } from '../helpers/cli.js';
+import { mcpInProcess, startMcpInProcess, type McpInProcess } from '../helpers/mcp-client.js';
 import { DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -98,6 +103,19 @@ type CallResult = {
   isError?: boolean;
 };
 
+/**
+ * The validator of an outputSchema, compiled once for the file: the servers of its tests list the same schemas, and
+ * compiling all of them for each server took more CPU than most tests' calls.
+ */
+const ajv = new Ajv({ strict: false });
+const compiled = new Map<string, ReturnType<Ajv['compile']>>();
+function validator(schema: object): ReturnType<Ajv['compile']> {
+  const key = JSON.stringify(schema);
+  let v = compiled.get(key);
+  if (!v) compiled.set(key, (v = ajv.compile(schema)));
+  return v;
+}
+
 /** A connected client, every answer checked against its tool's outputSchema, and the bytes of all answers counted. */
 class Agent {
   bytes = 0;
@@ -109,8 +127,7 @@ class Agent {
   ) {}
   async tools(): Promise<Tool[]> {
     const { tools } = await this.client.listTools();
-    const ajv = new Ajv({ strict: false });
-    for (const t of tools as Tool[]) if (t.outputSchema) this.validators.set(t.name, ajv.compile(t.outputSchema));
+    for (const t of tools as Tool[]) if (t.outputSchema) this.validators.set(t.name, validator(t.outputSchema));
     return tools as Tool[];
   }
   async call(name: string, args: Record<string, unknown> = {}): Promise<CallResult> {
@@ -138,12 +155,20 @@ class Agent {
 
 const clients: Client[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
+const inProcess: McpInProcess[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  await Promise.all(inProcess.splice(0).map((s) => s.stop()));
 });
 
-async function stdio(args: string[] = [], env = serverEnv()): Promise<Agent> {
+/** `sq mcp ARGS` on stdio: in this process unless `how` is 'bin' (the built binary, spawned as an agent host does). */
+async function stdio(args: string[] = [], env = serverEnv(), how: 'in-process' | 'bin' = 'in-process'): Promise<Agent> {
+  if (how === 'in-process') {
+    const { client, stderr } = await mcpInProcess(args, env);
+    clients.push(client);
+    return new Agent(client, stderr);
+  }
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
@@ -158,7 +183,25 @@ async function stdio(args: string[] = [], env = serverEnv()): Promise<Agent> {
   return new Agent(client, () => err);
 }
 
-/** `sq mcp --http 127.0.0.1:0 …`: its first stdout line, {url, token}. */
+/** `sq mcp --http 127.0.0.1:0 …` in this process: its first stdout line, {url, token}; stop() ends it (SIGTERM). */
+async function httpInProcess(
+  args: string[] = [],
+  env = serverEnv(),
+): Promise<{ url: string; token: string; stderr: () => string; stop: () => Promise<number> }> {
+  const server = startMcpInProcess(['--http', '127.0.0.1:0', ...args], env);
+  inProcess.push(server);
+  let out = '';
+  const line = await new Promise<string>((ok, fail) => {
+    server.stdout.on('data', (d) => {
+      out += String(d);
+      if (out.includes('\n')) ok(out.split('\n')[0]);
+    });
+    void server.code.then(() => fail(new Error(`sq mcp --http ended: ${server.stderr()}`)));
+  });
+  return { ...(JSON.parse(line) as { url: string; token: string }), stderr: server.stderr, stop: server.stop };
+}
+
+/** `sq mcp --http 127.0.0.1:0 …`, the built binary: its first stdout line, {url, token}. */
 async function httpServer(
   args: string[] = [],
   env = serverEnv(),
@@ -181,11 +224,8 @@ async function httpServer(
   return { ...(JSON.parse(line) as { url: string; token: string }), child, stderr: () => err };
 }
 
-async function http(
-  args: string[] = [],
-  env = serverEnv(),
-): Promise<Agent & { server: Awaited<ReturnType<typeof httpServer>> }> {
-  const server = await httpServer(args, env);
+async function http(args: string[] = [], env = serverEnv()): Promise<Agent> {
+  const server = await httpInProcess(args, env);
   const client = new Client({ name: 'sq-test-http', version: '1' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(server.url), {
@@ -193,7 +233,7 @@ async function http(
     }),
   );
   clients.push(client);
-  return Object.assign(new Agent(client, server.stderr), { server });
+  return new Agent(client, server.stderr);
 }
 
 const json = (args: string[]) => sq([...args, '--json'], { env: emu.env() }).then((r) => JSON.parse(r.stdout) as any);
@@ -276,10 +316,12 @@ async function session(agent: Agent): Promise<void> {
 }
 
 describe('an agent session from nothing, with the SDK client', SLOW, () => {
+  // Over stdio, the built binary as an agent host spawns it; over HTTP, the server in this process (the binary's own
+  // --http is below: its bind, its first line and its warning).
   for (const transport of ['stdio', 'http'] as const) {
     it(`over ${transport}: search, read, create, add tasks, estimate, go refused then confirmed, wait capped, results, URL`, async () => {
       const args = ['--allow-writes', '--confirm-above', '0', '-v'];
-      const agent = transport === 'stdio' ? await stdio(args) : await http(args);
+      const agent = transport === 'stdio' ? await stdio(args, serverEnv(), 'bin') : await http(args);
       await session(agent);
     });
   }
@@ -756,7 +798,7 @@ describe('--secret-env is checked on each ${NAME} as parsed, not on the raw text
 
 describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
   it('401 without the Bearer token, 403 with a foreign Origin, 200 with both right; --token-env', async () => {
-    const { url, token, stderr } = await httpServer([], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
+    const { url, token, stderr } = await httpInProcess([], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
     expect(new URL(url).hostname).toBe('127.0.0.1');
     expect(stderr()).not.toContain('warning');
     const init = JSON.stringify({
@@ -796,7 +838,10 @@ describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
     }).catch(() => null);
     expect(tooBig?.status).toBe(413);
 
-    const fixed = await httpServer(['--token-env', 'MCP_TOKEN'], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
+    const fixed = await httpInProcess(
+      ['--token-env', 'MCP_TOKEN'],
+      serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }),
+    );
     // The caller's own token is not printed back (the line goes to logs): null where sq would print one it made.
     expect(fixed.token).toBeNull();
     expect(fixed.stderr()).not.toContain('a-fixed-token-0123456789');
@@ -810,7 +855,7 @@ describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
   });
 
   it('sessions are capped: past 64, the one used longest ago is closed (404), the others go on (issue 46, 4)', async () => {
-    const { url, token } = await httpServer([], serverEnv());
+    const { url, token } = await httpInProcess([], serverEnv());
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -884,18 +929,39 @@ describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
   });
 });
 
-/** A raw `sq mcp` on pipes, initialized; lines() parses what it wrote. */
-function raw(args: string[] = [], env = serverEnv()) {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--quiet', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
+/** The end of a raw server a test writes to and signals: the built binary's pipes, or an in-process one's streams. */
+interface RawChild {
+  stdin: NodeJS.WritableStream & { once(event: 'drain', f: () => void): unknown };
+  kill(signal: 'SIGTERM' | 'SIGINT' | 'SIGHUP'): void;
+}
+
+/**
+ * A raw `sq mcp`, initialized; lines() parses what it wrote. On real pipes (the built binary), or with `how`
+ * 'in-process' on a pair of streams (the same line reader; kill() is the stop signal as main.ts passes it on).
+ */
+function raw(args: string[] = [], env = serverEnv(), how: 'bin' | 'in-process' = 'bin') {
   let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += String(d)));
-  child.stderr.on('data', (d) => (err += String(d)));
-  child.stdin.on('error', () => {});
-  const closed = new Promise<{ code: number | null; at: number }>((ok) =>
-    child.once('close', (code) => ok({ code, at: Date.now() })),
-  );
+  let err = () => '';
+  let child: RawChild;
+  let closed: Promise<{ code: number | null; at: number }>;
+  if (how === 'in-process') {
+    const server = startMcpInProcess(['--quiet', ...args], env);
+    inProcess.push(server);
+    server.stdout.on('data', (d) => (out += String(d)));
+    err = server.stderr;
+    child = { stdin: server.stdin, kill: (signal) => void server.stop(signal) };
+    closed = server.code.then((code) => ({ code, at: Date.now() }));
+  } else {
+    const proc = spawn(process.execPath, [BIN, 'mcp', '--quiet', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(proc);
+    let text = '';
+    proc.stdout.on('data', (d) => (out += String(d)));
+    proc.stderr.on('data', (d) => (text += String(d)));
+    proc.stdin.on('error', () => {});
+    err = () => text;
+    child = proc;
+    closed = new Promise((ok) => proc.once('close', (code) => ok({ code, at: Date.now() })));
+  }
   child.stdin.write(
     '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
   );
@@ -911,7 +977,7 @@ function raw(args: string[] = [], env = serverEnv()) {
   const until = async (ok: () => boolean, ms = EVENT_MS) => {
     for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
   };
-  return { child, lines, until, closed, stderr: () => err };
+  return { child, lines, until, closed, stderr: err };
 }
 const call = (id: number, name: string, args: Record<string, unknown> = {}) =>
   `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`;
@@ -939,7 +1005,8 @@ async function hangingApi(): Promise<{ url: string; requested: Promise<void>; cl
 
 describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
   it('a malformed message gets a JSON-RPC error with its id when it has one; stdout holds protocol messages only', async () => {
-    const s = raw();
+    // The line reader's answers, in-process; the binary on real pipes is the next tests'.
+    const s = raw([], serverEnv(), 'in-process');
     await s.until(() => s.lines().length >= 1);
     s.child.stdin.write(
       'this is not json\n{"hello":"world"}\n{"jsonrpc":"2.0","id":7}\n{"id":"é-8","method":"tools/list"}\n',
@@ -961,7 +1028,7 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
   });
 
   it('a line over --max-message-bytes is answered -32600 with its id, skipped without being held, and later requests are answered', async () => {
-    const s = raw(['--max-message-bytes', '65536']);
+    const s = raw(['--max-message-bytes', '65536'], serverEnv(), 'in-process');
     await s.until(() => s.lines().length >= 1);
     s.child.stdin.write(
       '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"balance","arguments":{"pad":"',
@@ -1002,15 +1069,17 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
     expect((await s.closed).code).toBe(0);
   });
 
-  for (const [signal, code] of [
-    ['SIGTERM', 143],
-    ['SIGINT', 130],
-    ['SIGHUP', 129],
+  // SIGTERM to the built binary; SIGINT and SIGHUP as main.ts passes a stop signal on, to a server in this process
+  // (the binary's own exit codes for all three: test/e2e/apply-interrupted.test.ts).
+  for (const [signal, code, how] of [
+    ['SIGTERM', 143, 'bin'],
+    ['SIGINT', 130, 'in-process'],
+    ['SIGHUP', 129, 'in-process'],
   ] as const) {
-    it(`${signal} with a call in flight on a hanging API: the call is answered cancelled, exit ${code}`, async () => {
+    it(`${signal} with a call in flight on a hanging API (${how}): the call is answered cancelled, exit ${code}`, async () => {
       const api = await hangingApi();
       try {
-        const s = raw([], serverEnv({ SQ_BASE_URL: api.url }));
+        const s = raw([], serverEnv({ SQ_BASE_URL: api.url }), how);
         await s.until(() => s.lines().length >= 1);
         s.child.stdin.write(call(2, 'balance'));
         await api.requested;
@@ -1107,40 +1176,36 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
 describe('the MCP Inspector (CLI mode) against sq mcp', SLOW, () => {
   // @modelcontextprotocol/inspector-cli 1.0.3 reads its own package.json at "../package.json" when that exists
   // relative to the working directory (else "../../package.json" relative to its module, which is wrong for this
-  // package): it is run from test/, whose parent holds a package.json.
-  const inspector = (args: string[]) =>
+  // package): it is run from test/, whose parent holds a package.json. Its build/cli.js only starts build/index.js (the
+  // CLI mode: its own client) in a second Node process with the environment given by -e: build/index.js is run here,
+  // with that environment, one process fewer a call.
+  const inspector = (target: string[], args: string[], env: Record<string, string> = {}) =>
     execa(
       process.execPath,
       [
-        resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/inspector-cli/build/cli.js'),
-        '--cli',
-        ...Object.entries(serverEnv()).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-        process.execPath,
-        BIN,
-        'mcp',
+        resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js'),
+        ...target,
         ...args,
       ],
       {
         cwd: resolve(import.meta.dirname, '..'),
+        env,
         reject: false,
         timeout: EVENT_MS,
       },
     );
 
-  it('lists the tools and calls one', async () => {
-    const list = await inspector(['--method', 'tools/list']);
+  it('lists the tools of the binary over stdio, and calls one over HTTP', async () => {
+    const list = await inspector([process.execPath, BIN, 'mcp'], ['--method', 'tools/list'], serverEnv());
     expect(list.exitCode, list.stderr).toBe(0);
     expect((JSON.parse(list.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name).sort()).toEqual(
       READ_TOOLS,
     );
-    const got = await inspector([
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'squids_get',
-      '--tool-arg',
-      `squid=${DEMO_SQUIDS.headphones}`,
-    ]);
+    const { url, token } = await httpInProcess();
+    const got = await inspector(
+      [url, '--transport', 'http', '--header', `Authorization: Bearer ${token}`],
+      ['--method', 'tools/call', '--tool-name', 'squids_get', '--tool-arg', `squid=${DEMO_SQUIDS.headphones}`],
+    );
     expect(got.exitCode, got.stderr).toBe(0);
     const result = JSON.parse(got.stdout) as CallResult;
     expect(result.isError).toBeFalsy();
