@@ -283,7 +283,7 @@ async function runOnce(
   if (run) {
     await job.save(name, {
       squid: squidId,
-      run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) },
+      run: { since: new Date(http.serverNow()).toISOString(), id: String(run.id) },
     });
     return { run, how: 'in progress' };
   }

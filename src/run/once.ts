@@ -45,7 +45,7 @@ export async function startRunOnce(
   }
   // Only a run about to be started is estimated and capped (`beforeStart`): a recorded or found one costs nothing more.
   await beforeStart?.();
-  const since = new Date(Date.now() + http.clockSkewMs).toISOString();
+  const since = new Date(http.serverNow()).toISOString();
   await save({ since, id: null });
   let run: Run;
   try {
