@@ -11,7 +11,7 @@ import { isLoopbackHost } from '../lib/loopback.js';
 
 type SdkHttp = typeof import('./sdk-http.js');
 
-/** Sessions kept at once: past it, the one used longest ago is closed (1,000 never freed took the server to 480 MB). */
+/** Sessions kept at once: past it, the one used longest ago is closed (sessions never freed grew the server without bound). */
 export const MAX_SESSIONS = 64;
 /** A session unused this long is closed. */
 const SESSION_IDLE_MS = 30 * 60_000;
