@@ -149,11 +149,10 @@ describe('a runaway template', () => {
   it('ranges that print nothing still give way to a stop signal', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new InterruptedError('SIGTERM')), 100);
-    const t0 = Date.now();
     const err = await render(nested(13, ''), null, { signal: controller.signal }).catch((e: unknown) => e);
+    // A loop the signal never reaches never ends (the test's timeout fails it); how soon it ends is measured by
+    // `npm run bench` (test/bench/stop.bench.mjs).
     expect(err).toBeInstanceOf(InterruptedError);
-    // Idle it ends within a second of the abort; 10 s is 10 times that (a loop the signal never reaches never ends).
-    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it('a value past what a string holds is a template error: exit 2 (issue 33 D7: it was exit 1)', async () => {
