@@ -148,11 +148,14 @@ describe('the emulator runs scheduled squids on its clock (origin "schedule"; ap
     const runs = async () =>
       (await emu.api(`/v1/runs?squid=${id}&limit=100`)).data.filter((r: { origin: string }) => r.origin === 'schedule');
     expect(await runs()).toHaveLength(0);
-    await emu.advance(61 * 60_000);
+    // To a minute past the next full hour of the emulator's clock (which starts at the real time): 61 minutes from
+    // xx:59 would cross two hours and fire twice.
+    const hour = 60 * 60_000;
+    await emu.advance(hour - (emu.emu.clock.now() % hour) + 60_000);
     const first = await runs();
     expect(first).toHaveLength(1);
     // Let it finish, then the next hour fires again.
-    await emu.advance(60 * 60_000);
+    await emu.advance(hour);
     expect((await runs()).length).toBe(2);
     await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { is_active: false } });
     const before = (await runs()).length;
