@@ -5,11 +5,10 @@
 // makes it, ~10 s more. Their SQLite counterparts: test/e2e/results-sync-kill.test.ts, results-sync-follow.test.ts.
 import { join } from 'node:path';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, binCacheDir, sq } from '../helpers/cli.js';
-import { killAndRerun } from '../helpers/sync-kill.js';
+import { sq } from '../helpers/cli.js';
+import { killAndRerun, startSync } from '../helpers/sync-kill.js';
 import { waitFor } from '../helpers/wait.js';
 import { tempDir } from '../helpers/fs.js';
 import { sqliteQuery, usePglite } from '../helpers/sync-db.js';
@@ -268,18 +267,7 @@ describe('the built binary into Postgres', () => {
     expect(killed).toBeGreaterThanOrEqual(2);
   }, 900_000);
 
-  function start(args: string[]): { child: ResultPromise; err: () => string; out: () => string } {
-    const child = execa(process.execPath, [BIN, 'results', 'sync', ...args], {
-      env: { ...emu.env(), SQ_CACHE_DIR: binCacheDir(), SQ_CONFIG_DIR: tempDir('sq-cfg-'), NO_COLOR: '1' },
-      extendEnv: false,
-      reject: false,
-    });
-    let err = '';
-    let out = '';
-    child.stderr!.on('data', (d: Buffer) => (err += d));
-    child.stdout!.on('data', (d: Buffer) => (out += d));
-    return { child, err: () => err, out: () => out };
-  }
+  const start = (args: string[]) => startSync(emu, args);
 
   it('--from-webhook: a run.done event for the squid syncs at once; the password is in no output nor in ps', async () => {
     const secret = 'Pa55-w0rd-in-url';

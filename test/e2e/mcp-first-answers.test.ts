@@ -41,35 +41,19 @@ function session(
       env: { ...baseEnv, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const wanted = new Set(messages.flatMap((m) => ('id' in m ? [(m as Msg).id] : [])));
-    const lines: Msg[] = [];
-    let buf = '';
+    const lines = converse(child, messages);
     let err = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const msg = JSON.parse(buf.slice(0, nl)) as Msg;
-        buf = buf.slice(nl + 1);
-        lines.push(msg);
-        wanted.delete(msg.id);
-        if (!wanted.size) child.stdin.end();
-      }
-    });
     child.stderr.on('data', (d) => (err += d));
     child.on('close', () => stderr?.push(err));
     child.on('close', (code) => (code === 0 ? resolve(lines) : reject(new Error(`sq mcp exited ${code}: ${err}`))));
-    child.stdin.write(`${messages.map((m) => JSON.stringify(m)).join('\n')}\n`);
   });
 }
 
-/** session() in this process, where only the SDK answers (no early answers: SQ_MCP_FIRST_ANSWERS=0). */
-function sdkSession(
-  args: string[],
-  messages: object[],
-  env: Record<string, string | undefined>,
-  stderr?: string[],
-): Promise<Msg[]> {
-  const server = startMcpInProcess(['--quiet', ...args], { ...baseEnv, ...env, SQ_MCP_FIRST_ANSWERS: '0' });
+/**
+ * Writes `messages` to a server's stdin and collects the JSON lines it answers; stdin ends once every request (a
+ * message with an id) has its answer, and the server with it.
+ */
+function converse(server: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }, messages: object[]): Msg[] {
   const wanted = new Set(messages.flatMap((m) => ('id' in m ? [(m as Msg).id] : [])));
   const lines: Msg[] = [];
   let buf = '';
@@ -84,6 +68,18 @@ function sdkSession(
     }
   });
   server.stdin.write(`${messages.map((m) => JSON.stringify(m)).join('\n')}\n`);
+  return lines;
+}
+
+/** session() in this process, where only the SDK answers (no early answers: SQ_MCP_FIRST_ANSWERS=0). */
+function sdkSession(
+  args: string[],
+  messages: object[],
+  env: Record<string, string | undefined>,
+  stderr?: string[],
+): Promise<Msg[]> {
+  const server = startMcpInProcess(['--quiet', ...args], { ...baseEnv, ...env, SQ_MCP_FIRST_ANSWERS: '0' });
+  const lines = converse(server, messages);
   return server.code.then((code) => {
     stderr?.push(server.stderr());
     if (code !== 0) throw new Error(`sq mcp exited ${code}: ${server.stderr()}`);

@@ -3,29 +3,17 @@
 // --to in none of its output nor in its process title) syncs into Postgres: test/commands/results-sync.test.ts, the
 // one file of npm test that starts a PGlite.
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, binCacheDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { sqliteQuery } from '../helpers/sync-db.js';
+import { startSync } from '../helpers/sync-kill.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 
-function start(args: string[]): { child: ResultPromise; err: () => string; out: () => string } {
-  const child = execa(process.execPath, [BIN, 'results', 'sync', ...args], {
-    env: { ...emu.env(), SQ_CACHE_DIR: binCacheDir(), SQ_CONFIG_DIR: tempDir('sq-cfg-'), NO_COLOR: '1' },
-    extendEnv: false,
-    reject: false,
-  });
-  let err = '';
-  let out = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  child.stdout!.on('data', (d: Buffer) => (out += d));
-  return { child, err: () => err, out: () => out };
-}
+const start = (args: string[]) => startSync(emu, args);
 
 const runPolls = async () => (await emu.requests('GET')).filter((r) => r.path === '/v1/runs').length;
 

@@ -1,8 +1,9 @@
 // kill -9 at random points of a `sq results sync`, then the same sync again, compared with an uninterrupted one: shared
 // by the SQLite and PGlite test (npm test) and the distribution's PostgreSQL (npm run test:system).
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { expect } from 'vitest';
 import { BIN, binCacheDir, sq } from './cli.js';
+import { tempDir } from './fs.js';
 import { waitFor } from './wait.js';
 import type { TestEmulator } from './emulator.js';
 
@@ -88,4 +89,21 @@ export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
   expect(got.length, `after ${killed} kills`).toBe(c.rows);
   expect(got).toEqual(want);
   return { killed };
+}
+
+/** `sq results sync ARGS` as a process of the built binary against `emu`, its output collected as it comes. */
+export function startSync(
+  emu: TestEmulator,
+  args: string[],
+): { child: ResultPromise; err: () => string; out: () => string } {
+  const child = execa(process.execPath, [BIN, 'results', 'sync', ...args], {
+    env: { ...emu.env(), SQ_CACHE_DIR: binCacheDir(), SQ_CONFIG_DIR: tempDir('sq-cfg-'), NO_COLOR: '1' },
+    extendEnv: false,
+    reject: false,
+  });
+  let err = '';
+  let out = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  child.stdout!.on('data', (d: Buffer) => (out += d));
+  return { child, err: () => err, out: () => out };
 }
