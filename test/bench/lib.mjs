@@ -87,7 +87,9 @@ export function profilesScript() {
     file,
     `'use strict';
 const d = JSON.parse(require('node:fs').readFileSync(process.env.SQ_CONFIG_DIR + '/config.json', 'utf8'));
-const list = Object.entries(d.profiles).map(([name, p]) => ({ name, active: name === d.active, base_url: p.base_url, key: '****' + p.token.slice(-4), user: p.user }));
+const list = Object.entries(d.profiles).map(([name, p]) => ({
+  name, active: name === d.active, base_url: p.base_url, key: '****' + p.token.slice(-4), user: p.user,
+}));
 process.stdout.write(JSON.stringify(list, null, 2) + '\\n');
 `,
   );
