@@ -210,10 +210,21 @@ export function taskCreatedView(t: Rec): Rec {
   );
 }
 
-export function taskDetailView(emu: EmuCore, t: Rec): Rec {
-  const crawlerIds = store.recordIds(emu, 'crawlers');
-  const rts = store.records(emu, 'runtasks').filter((rt) => rt.task === t.id);
-  const last = rts[rts.length - 1];
+interface TaskLookups {
+  /** Each task's last runtask (the latest in state order). */
+  lastRuntask: Map<unknown, Rec>;
+  crawlerIds: string[];
+}
+
+/** What taskDetailView reads about every task, made in one pass: a listing shows a page of tasks with one. */
+export function taskLookups(emu: EmuCore): TaskLookups {
+  const lastRuntask = new Map<unknown, Rec>();
+  for (const rt of store.records(emu, 'runtasks')) lastRuntask.set(rt.task, rt);
+  return { lastRuntask, crawlerIds: store.recordIds(emu, 'crawlers') };
+}
+
+export function taskDetailView(emu: EmuCore, t: Rec, known: TaskLookups = taskLookups(emu)): Rec {
+  const last = known.lastRuntask.get(t.id);
   const status = last
     ? {
         status: last.status,
@@ -243,7 +254,7 @@ export function taskDetailView(emu: EmuCore, t: Rec): Rec {
     is_active: t.is_active,
     params: t.params,
     // The live get-task returns the crawler's internal integer here, not its hash.
-    module: typeof t.shown_module === 'number' ? t.shown_module : crawlerIds.indexOf(String(t.module)) + 1,
+    module: typeof t.shown_module === 'number' ? t.shown_module : known.crawlerIds.indexOf(String(t.module)) + 1,
     object: 'task',
     status,
   };

@@ -4,7 +4,7 @@ import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { newTask } from '../seed.js';
 import { errB, isRecord, json, paramsKey } from '../util.js';
-import { taskCreatedView, taskDetailView, taskListView } from '../views.js';
+import { taskCreatedView, taskDetailView, taskLookups, taskListView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
 import { type CrawlerRecord, paramsOf } from '../model/records.js';
 import * as store from '../model/store.js';
@@ -70,11 +70,12 @@ export function registerTasks(emu: EmuCore): void {
     const type = req.query.get('type');
     if (type !== null && type !== 'url' && type !== 'params') return errB(400, 'type must be url or params.', 'type');
     const list = store.records(emu, 'tasks').filter((t) => t.squid === f.rec.id);
+    const known = type === 'params' ? taskLookups(emu) : undefined;
     const full = (t: Rec) => {
-      const { hash_value: id, ...detail } = taskDetailView(emu, t);
+      const { hash_value: id, ...detail } = taskDetailView(emu, t, known);
       return { id, ...detail };
     };
-    const view = type === 'params' ? full : taskListView;
+    const view = known ? full : taskListView;
     return paginate(req, list, view, { freePlan: emu.config.freePlan, style: 'errB', noRange: true });
   });
 
