@@ -7,7 +7,7 @@ import type { EmuCore } from './emu.js';
 import type { CrawlerDef } from './crawlers.js';
 import { defOf } from './crawlers.js';
 import { parseApiTime } from '../lib/api-time.js';
-import { isoZ, type Rec } from './util.js';
+import { isRecord, isoZ, type Rec } from './util.js';
 import * as store from './model/store.js';
 import type { CreditArchive, FnCharge, Rates, RunCharge, SquidRecord } from './model/records.js';
 
@@ -22,14 +22,12 @@ export function ratesFor(def: CrawlerDef, squidParams: Rec): Rates {
 export const DELETED_KEPT_MS = 30 * 86_400_000;
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
-const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function ledger(emu: EmuCore): Record<string, RunCharge> {
-  return store.section(emu, 'creditLedger', isObject, () => ({}));
+  return store.section(emu, 'creditLedger', isRecord, () => ({}));
 }
 
 function archive(emu: EmuCore): CreditArchive {
-  return store.section(emu, 'creditArchive', isObject, () => ({ squids: {}, runs: {} }));
+  return store.section(emu, 'creditArchive', isRecord, () => ({ squids: {}, runs: {} }));
 }
 
 /** For each task that produced `rows` (or a generated batch): the base rate and every enabled function are charged. */

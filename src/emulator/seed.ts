@@ -407,7 +407,6 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   pastRun(emu, headphones, now - 1 * DAY, 'done');
 
   functionsOff(newSquid(emu, c(DEMO_CRAWLERS.googleMaps), DEMO_SQUIDS.lyon, now - 1 * DAY));
-  store.balance(emu).used_slots = store.recordIds(emu, 'squids').length;
 }
 
 /** Hash of a squid by its exact name (tests use it with the DEMO_SQUIDS names). */

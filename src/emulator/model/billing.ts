@@ -1,7 +1,7 @@
 // Auto Billing Reset, the rule of when it fires: the spec's state table, a periodic check on business time, a rolling
 // 24 h cap and suppression for the rest of the billing cycle after a failed charge. Its routes are routes/billing.ts.
 import type { AutoResetState, Emu, EmuState } from '../types.js';
-import { FieldError, sendMail, userEmail } from '../delivery.js';
+import { FieldError, email, sendMail, userEmail } from '../delivery.js';
 
 const CHECK_INTERVAL_MS = 60_000;
 const WINDOW_MS = 24 * 60 * 60_000;
@@ -241,8 +241,7 @@ export function setBillingState(emu: Emu, body: Record<string, unknown>): void {
   for (const k of ['available', 'consumed'] as const)
     if (body[k] !== undefined && !(isNum(body[k]) && body[k] >= 0))
       throw new FieldError(k, `${k} must be a number >= 0 (credits)`);
-  if (body.email !== undefined && (typeof body.email !== 'string' || !body.email.includes('@')))
-    throw new FieldError('email', 'email must be an e-mail address');
+  if (body.email !== undefined) email(body, 'email', 'email');
   const subscription = body.subscription === undefined ? emu.state.subscription : planSubscription(body.subscription);
   const autoReset =
     body.auto_reset === undefined ? emu.state.autoReset : planAutoReset(emu.state.autoReset, body.auto_reset);

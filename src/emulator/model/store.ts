@@ -95,19 +95,12 @@ export function crawlerOf(emu: Emu, id: unknown): CrawlerRecord {
 export const token = (emu: Emu): string => emu.state.token;
 export const user = (emu: Emu): UserRecord => emu.state.user;
 export const balance = (emu: Emu): EmuState['balance'] => emu.state.balance;
-export const subscription = (emu: Emu): EmuState['subscription'] => emu.state.subscription;
 export const autoReset = (emu: Emu): AutoResetState => emu.state.autoReset;
 export const deliveries = (emu: Emu): DeliveryRecord[] => emu.state.deliveries;
 export const outbox = (emu: Emu): OutboxMail[] => emu.state.outbox;
 
 /** The whole state, for the state file (persist.ts). */
 export const wholeState = (emu: Emu): EmuState => emu.state;
-
-/** Credits left on the plan: available minus consumed. */
-export function remainingCredits(emu: Emu): number {
-  const b = emu.state.balance;
-  return b.available - b.consumed;
-}
 
 type Section = 'runMeta' | 'webhookRetries' | 'creditLedger' | 'creditArchive' | 'conversions';
 
