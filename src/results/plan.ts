@@ -78,7 +78,11 @@ export async function resultsTarget(
       ? settings.format
       : fileFormat(output, settings.explicitFormat && formatFlagApplies ? settings.format : null);
   if (output !== undefined) await checkNewOutput('-o', output, force);
-  return { output, format, settings: { ...settings, format }, force };
+  // A copy that keeps the settings' getters: the profile's csv-safe is read once the command has read its profile,
+  // after this plan is made (sq go makes it before any request); a spread would fix it at false.
+  const copy = Object.defineProperties({} as OutputSettings, Object.getOwnPropertyDescriptors(settings));
+  copy.format = format;
+  return { output, format, settings: copy, force };
 }
 
 /** The plan of an export to `target`: the page filter checked and the checkpoint read and matched (resume.ts). */

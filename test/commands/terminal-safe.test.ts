@@ -1,5 +1,8 @@
 // API data quoted in errors and messages (a squid's name in "did you mean") reaches stderr without control characters.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/fs.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
 import { lastJsonLine } from '../helpers/json.js';
@@ -122,6 +125,12 @@ describe('scraped control characters on a terminal', () => {
     const safe = await sq([...args, '--format', 'tsv', '--fields', 'website,note'], { env });
     expect(safe.code, safe.stderr).toBe(0);
     expect(safe.stdout).toBe('website\tnote\n\'=HYPERLINK("https://evil.test","x")\t\'@SUM(A1)\n');
+    // To a file too: the export's plan is made before the profile is read (sq go makes it before any request).
+    await evilResult();
+    const file = join(tempDir('sq-csv-safe-'), 'r.tsv');
+    const toFile = await sq([...args, '--fields', 'website,note', '-o', file], { env });
+    expect(toFile.code, toFile.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('website\tnote\n\'=HYPERLINK("https://evil.test","x")\t\'@SUM(A1)\n');
     expect((await sq(['config', 'set', 'csv-safe', 'off'], { env })).code).toBe(0);
     await evilResult();
     const plain = await sq([...args, '--format', 'tsv', '--fields', 'website,note'], { env });
