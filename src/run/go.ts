@@ -132,6 +132,9 @@ async function checkInput(ctx: Ctx, values: string[], opts: GoOptions): Promise<
   const sync = goSyncFlags(ctx, opts);
   // With --json the summary is the JSON: the file's format comes from --format or its extension.
   const target = await resultsTarget(ctx, opts.output, opts.force === true, !summary);
+  // results list checks this with --resume's flags, at export time: sq go would find it after the run was paid for.
+  if (target.force && target.output === undefined)
+    throw new UsageError('--force goes with -o FILE: it lets the results replace an existing FILE');
   if (summary && target.output === undefined && !sync)
     throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
   const wait = await waitSettings(ctx, opts);

@@ -261,6 +261,16 @@ describe('sq go', () => {
     expect(readFileSync(file, 'utf8')).not.toContain('keep me');
   }, 60_000);
 
+  it('--force without -o FILE (or with -o -): exit 2 before any request, not after the run', async () => {
+    for (const extra of [[], ['-o', '-']]) {
+      await emu.clearRequests();
+      const r = await sq(['go', 'amazon-products', A, '--force', ...extra], { env: emu.env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--force goes with -o FILE');
+      expect(await emu.requests()).toEqual([]);
+    }
+  });
+
   it('--json prints a summary object on stdout; the file keeps its own format', async () => {
     const file = join(tempDir('sq-go-'), 'out.csv');
     const r = await goAdvancing(['amazon-products', A, '-o', file, '--interval', '20ms', '--json']);
