@@ -47,13 +47,18 @@ export function creditsBeforeReset(b: BalanceFacts, ar: AutoResetFacts): number 
   return Math.max(0, round4((b.available * ar.threshold_pct) / 100 - b.consumed));
 }
 
+/** Can a reset fire at all: Auto Billing Reset not off and a subscription to renew (current_usage_pct not null). */
+export function resetCanFire(ar: AutoResetFacts): boolean {
+  return ar.enabled !== false && ar.current_usage_pct !== null;
+}
+
 /**
  * How many resets a run of `credits` would set off: each time usage would go above the threshold a reset fires
  * while the 24-hour cap allows; 0 when auto-reset is off or there is no subscription. null when the API did not say
  * enough to tell (a current_usage_pct left out counts as a subscription: the careful side).
  */
 export function autoResetCharges(b: BalanceFacts, ar: AutoResetFacts, credits: number): number | null {
-  if (ar.enabled === false || ar.current_usage_pct === null || !(b.available > 0) || !(credits > 0)) return 0;
+  if (!resetCanFire(ar) || !(b.available > 0) || !(credits > 0)) return 0;
   const left0 = resetsLeft(ar);
   if (ar.enabled === null || ar.threshold_pct === null || left0 === null) return null;
   const trigger = (b.available * ar.threshold_pct) / 100;
@@ -144,7 +149,7 @@ export function forecastRun(
   tasks: number,
   results = tasks,
 ): RunForecast | null {
-  const off = ar.enabled === false || ar.current_usage_pct === null || !(b.available > 0);
+  const off = !resetCanFire(ar) || !(b.available > 0);
   const left0 = off ? 0 : resetsLeft(ar);
   if (!off && (ar.enabled === null || ar.threshold_pct === null || left0 === null)) return null;
   const trigger = off ? Infinity : (b.available * (ar.threshold_pct ?? 100)) / 100;

@@ -10,6 +10,7 @@
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { getEstimate, type Estimate } from '../api/estimate.js';
+import { resetCanFire } from './charges.js';
 import { accountFacts, spendContext, type AccountFacts, type ChainCost, type SpendContext } from './spend.js';
 import { ApiError, CancelledError, InterruptedError, OverBudgetError, SqError } from '../errors.js';
 import { InterruptedWriteError } from '../api/http-errors.js';
@@ -214,9 +215,10 @@ async function unestimated(
     (f) => f.autoReset,
     () => null,
   );
-  const charges = ar === null || (ar.enabled !== false && ar.current_usage_pct !== null);
+  const charges = ar === null || resetCanFire(ar);
   if (!charges || ctx.globals.dryRun) {
-    ctx.out.warn(`${what}; going on without an estimate (Auto Billing Reset is off: nothing is charged to the card)`);
+    const why = charges ? 'dry run: nothing is started' : 'Auto Billing Reset is off: nothing is charged to the card';
+    ctx.out.warn(`${what}; going on without an estimate (${why})`);
     return;
   }
   const risk = ar === null ? 'whether Auto Billing Reset is on could not be read either' : 'Auto Billing Reset is on';

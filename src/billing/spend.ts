@@ -12,6 +12,7 @@ import {
   balanceAfter,
   creditsLeft,
   forecastRun,
+  resetCanFire,
   type AutoResetFacts,
   type BalanceFacts,
 } from './charges.js';
@@ -163,7 +164,7 @@ export function spendContext(est: Estimate, { balance, autoReset }: AccountFacts
   const f = forecastRun(balance, autoReset, est.total_credits, est.tasks.count, results);
   const charges = f === null ? autoResetCharges(balance, autoReset, est.total_credits) : f.resets_max;
   const plain = balanceAfter(balance, est.total_credits);
-  const on = autoReset.enabled !== false && autoReset.current_usage_pct !== null;
+  const on = resetCanFire(autoReset);
   return {
     estimate: {
       ...est,
