@@ -22,7 +22,10 @@ export const tasksList: ToolDef = {
   description: 'The tasks (URLs or parameter sets) of a squid.',
   input: (z) => ({
     squid: squidArg(z),
-    type: z.enum(['url', 'params']).optional().describe('task type (default url)'),
+    type: z
+      .enum(['url', 'params'])
+      .optional()
+      .describe('detail level, not a filter: url (default) brief, params fuller; every task is listed'),
     ...listInput(z, 'tasks'),
   }),
   output: listOutput,
