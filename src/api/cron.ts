@@ -1,6 +1,6 @@
 // Five-field cron expressions (minute hour day-of-month month day-of-week), as the update endpoint's
 // `cron_expression` takes them, with an IANA timezone: parsing, the next run time and a description in words.
-// Shared by the CLI and the emulator. Our own rather than a cron package: none does the 5-field dialect, a next time
+// The CLI's (the emulator keeps a reading of its own). Our own rather than a cron package: none does the 5-field dialect, a next time
 // in a named zone through Intl, and words, and each would add its load cost to every start.
 
 export interface Cron {

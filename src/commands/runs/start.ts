@@ -60,7 +60,7 @@ export default defineVerb({
       );
     }
     // The balance and the auto-reset settings are read beside the squid's lookup (a rerun under a key may start
-    // nothing); the estimate goes as soon as the id is known, beside them: with a full id at once (no lookup is made).
+    // nothing); the estimate goes once the lookup has given the id.
     const pre = key === undefined ? prefetchSpend(ctx, http, spend) : undefined;
     const squid = await resolveSquid(http, ref);
     const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref, pre);
