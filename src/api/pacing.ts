@@ -402,8 +402,8 @@ export class Pacer {
 
   bucket(path: string): Bucket {
     const key = bucketFor(path);
-    const b = this.buckets.get(key) ?? new Bucket(key, this.now, this.sleep, this.store, this.notice);
-    this.buckets.set(key, b);
+    let b = this.buckets.get(key);
+    if (!b) this.buckets.set(key, (b = new Bucket(key, this.now, this.sleep, this.store, this.notice)));
     return b;
   }
 

@@ -44,10 +44,11 @@ class NodeAgent {
     // Node's ES module loader for it.
     if (protocol === 'https:') this.mods.https ??= process.getBuiltinModule('node:https') as unknown as Http;
     const mod = protocol === 'https:' ? this.mods.https! : this.mods.http;
-    const agent =
-      this.agents.get(protocol) ??
-      new mod.Agent({ keepAlive: true, keepAliveMsecs: this.opts.keepAliveTimeout ?? 10_000 });
-    this.agents.set(protocol, agent);
+    let agent = this.agents.get(protocol);
+    if (!agent) {
+      agent = new mod.Agent({ keepAlive: true, keepAliveMsecs: this.opts.keepAliveTimeout ?? 10_000 });
+      this.agents.set(protocol, agent);
+    }
     return { mod, agent };
   }
 
