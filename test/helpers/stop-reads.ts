@@ -4,7 +4,7 @@
 // test/system/stop-reads.test.ts (npm run test:system: each read under both).
 import { execa } from 'execa';
 import { readFileSync, readlinkSync, readdirSync } from 'node:fs';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { BIN, binCacheDir, tempConfigDir } from './cli.js';
 import type { TestEmulator } from './emulator.js';
 import { waitFor } from './wait.js';
@@ -79,7 +79,7 @@ export function stopReadTests(
   const cases = reads(fifo).flatMap(([name, args, from], i) =>
     SIGNALS.filter(([signal]) => pick(i, signal)).map(([signal, code]) => [name, signal, code, args, from] as const),
   );
-  it.each(cases)('%s: %s → exit %i within 1 s', async (_name, signal, code, args, from) => {
+  it.each(cases)('%s: %s → exit %i', async (_name, signal, code, args, from) => {
     // stdin is a pipe that stays open and empty, as under a CI runner or `sleep 1000 | sq …`.
     const p = execa(process.execPath, [BIN, ...args], {
       env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
@@ -91,14 +91,10 @@ export function stopReadTests(
     void p.finally(() => (exited = true));
     await waitFor(() => exited || reading(p.pid!, from), Boolean, `sq to wait on ${from}`, 90_000);
     expect(exited, 'sq ended before the signal').toBe(false);
+    // A read the signal does not reach never ends: the test's timeout fails it, and this ends the process then.
+    onTestFinished(() => void p.kill('SIGKILL'));
     p.kill(signal);
-    // "Within a second" holds idle (npm run bench measures it); 10 s, 10 times that, keeps a loaded machine from
-    // failing it. A read the signal does not reach never ends: past the bound it is SIGKILLed and named.
-    const timer = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000).unref());
-    const first = await Promise.race([p, timer]);
-    if (first === 'still running') p.kill('SIGKILL');
     const r = await p;
-    expect(first, `sq ignored ${signal}`).not.toBe('still running');
     expect([r.exitCode, r.signal ?? null]).toEqual([code, null]);
     expect(String(r.stderr)).toMatch(/^interrupted/m);
     expect(await emu.requests()).toEqual([]);
