@@ -25,19 +25,20 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
   for (const tool of defs) if (!allowed(opts.allow, tool.name, tool.access)) refused.set(tool.name, tool.access);
   const served = `${defs.length - refused.size} tools (${refused.size ? `${refused.size} write tools off` : 'writes allowed'})`;
 
-  // Only protocol messages on stdout: the transport keeps the real stdout, anything else written there goes to stderr.
-  const real = process.stdout.write;
-  const protocolOut =
-    opts.stdout === process.stdout
-      ? new Writable({
-          write: (chunk, _enc, done) =>
-            void real.call(process.stdout, chunk as Uint8Array, undefined, (e?: Error | null) => done(e ?? null)),
-        })
-      : (opts.stdout as Writable);
-  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-  ctx.onCleanup(() => {
-    process.stdout.write = real;
-  });
+  // Only protocol messages on the process's stdout: the transport keeps the real one, anything else written there
+  // goes to stderr. A stdout of the caller's own (a stream) is the transport's alone already.
+  let protocolOut = opts.stdout as Writable;
+  if (opts.stdout === process.stdout) {
+    const real = process.stdout.write;
+    protocolOut = new Writable({
+      write: (chunk, _enc, done) =>
+        void real.call(process.stdout, chunk as Uint8Array, undefined, (e?: Error | null) => done(e ?? null)),
+    });
+    process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+    ctx.onCleanup(() => {
+      process.stdout.write = real;
+    });
+  }
 
   const shared = async (): Promise<Shared> => {
     const sdk = await importPackage<Sdk>('#mcp-sdk');

@@ -1,5 +1,5 @@
 // Every read of stdin or of a user's file can be stopped and is bounded (issue 25, item 8): with stdin open and no
-// data coming, or a FIFO nobody writes to, SIGTERM ends sq within a second with exit 143 and SIGINT with 130
+// data coming, or a FIFO nobody writes to, SIGTERM ends sq with exit 143 and SIGINT with 130
 // (test/helpers/stop-reads.ts); an endless producer is cut off at the stated cap (exit 2 naming the flag). The built
 // binary, as a CI job runs it.
 import { describe, expect, it } from 'vitest';

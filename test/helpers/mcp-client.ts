@@ -74,10 +74,6 @@ class StreamPairTransport implements Transport {
   }
 }
 
-/** In-process servers not yet ended, and process.stdout.write as it was before the first (serveMcp swaps it). */
-let live = 0;
-let stdoutWrite: typeof process.stdout.write | undefined;
-
 export interface McpInProcess {
   /** The server's stdin (the client writes here) and stdout (protocol messages; over --http its {url, token} line). */
   stdin: PassThrough;
@@ -100,10 +96,6 @@ export function startMcpInProcess(args: string[], env: Record<string, string | u
   const stderr = capture();
   const controller = new AbortController();
   const clock = fakeSqClock(controller.signal);
-  // serveMcp points process.stdout.write at stderr while it serves (only protocol messages on a real stdout) and puts
-  // back what it found as it ends: with servers ending in another order than they started, the first one's is put
-  // back when the last ends.
-  if (live++ === 0) stdoutWrite = process.stdout.write;
   const code = run(['mcp', ...args], {
     env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', SQ_NO_UPDATE_NOTIFIER: '1', ...env },
     now: clock.now,
@@ -118,8 +110,6 @@ export function startMcpInProcess(args: string[], env: Record<string, string | u
       columns: 100,
     },
     signal: controller.signal,
-  }).finally(() => {
-    if (--live === 0 && stdoutWrite) process.stdout.write = stdoutWrite;
   });
   return {
     stdin,
