@@ -123,9 +123,10 @@ export async function startSqShell(): Promise<{ prelude: string; close: () => Pr
       () => socket.write('in\n'),
       (feed) => (call.stdin = feed),
     );
-    if (running++ === 0) process.chdir(cwd);
     let code: number;
     try {
+      // Inside the try: a working directory removed since makes this call fail (exit 70, said), not every later one.
+      if (running++ === 0) process.chdir(cwd);
       code = await run(args, {
         env,
         io: {
