@@ -61,11 +61,11 @@ const ASSUMED_ACCOUNT = {
 };
 
 /**
- * The values made by one of the catalogue's constructors (docs-crawlers.ts defines them, in HELPERS below, the same
- * way): written out as the call, not as the object, so a param or column is one line of the generated file.
+ * A call of one of the catalogue's constructors (HELPERS below: sampled, sent, siteUrl, columns), written out as the
+ * call: the constructor is the one place that turns the docs' facts into a param or columns.
  */
-const CALLS = new WeakMap();
-const made = (value, fn, ...args) => (CALLS.set(value, { fn, args }), value);
+const CALL = Symbol('call');
+const call = (fn, ...args) => ({ [CALL]: { fn, args } });
 
 /** Result columns for a crawler whose examples show no row (ASSUMED: what any page of a site has). */
 const ASSUMED_ATTRIBUTES = [
@@ -205,9 +205,7 @@ function squidParams(settings) {
   const squid = {};
   for (const [k, values] of seen) {
     // The answer's value first: it is what the service stored.
-    const description = `Documented in update-settings (sampled: ${JSON.stringify(values[0])}).`;
-    const type = paramType(values);
-    squid[k] = made({ type, default: values[0] ?? null, required: false, description }, 'sampled', type, values[0]);
+    squid[k] = call('sampled', paramType(values), values[0]);
   }
   const functions = {};
   for (const f of fns.keys()) {
@@ -243,14 +241,13 @@ function taskParams(slug, adds) {
         for (const [k, v] of Object.entries(t)) {
           if (k === 'squid' || task[k]) continue;
           const group = /url$/.test(k) ? 'url' : k;
-          const description = `Documented in ${page.key}.`;
-          task[k] = made({ type: 'string', group, required: false, default: null, example: v, description }, 'sent', group, v, page.key);
+          task[k] = call('sent', group, v, page.key);
         }
       }
     }
     for (const [sent, shown] of renamed(page)) {
-      const { description, ...p } = task[sent];
-      task[shown] = made({ ...p, group: shown, aliases: [sent], description }, 'sent', shown, p.example, page.key, [sent]);
+      const [, example] = task[sent][CALL].args;
+      task[shown] = call('sent', shown, example, page.key, [sent]);
       delete task[sent];
     }
     const first = answer(page)?.body?.tasks?.[0];
@@ -259,8 +256,7 @@ function taskParams(slug, adds) {
   if (!Object.keys(task).length) {
     const url = ASSUMED_TASK_URL[slug];
     if (!url) throw new Error(`${slug}: no add-tasks request in the docs and no ASSUMED_TASK_URL`);
-    const description = 'A page of the site (assumed: the docs show no task).';
-    task.url = made({ type: 'string', group: 'url', required: false, default: null, example: url, description }, 'siteUrl', url);
+    task.url = call('siteUrl', url);
   }
   return { task, module };
 }
@@ -300,9 +296,8 @@ function attributes(slug, results) {
   const rows = Array.isArray(body?.data) ? body.data : [];
   if (!rows.length) return null;
   const names = [];
-  const tuples = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!ROW_KEYS.has(k) && !names.includes(k)) names.push(k);
-  const cols = names.map((name) => {
+  const tuples = names.map((name) => {
     const values = rows.filter((r) => name in r).map((r) => r[name]);
     const type = attributeType(values);
     const flags = {
@@ -311,10 +306,9 @@ function attributes(slug, results) {
     };
     const example = values.find((v) => v !== null) ?? null;
     const t = type === 'null' ? 'string' : type;
-    tuples.push(Object.keys(flags).length ? [name, t, example, flags] : [name, t, example]);
-    return { name, type: t, example, ...flags, description: `Documented in examples/${slug}/get-results.` };
+    return Object.keys(flags).length ? [name, t, example, flags] : [name, t, example];
   });
-  return made(cols, 'columns', slug, tuples);
+  return call('columns', slug, tuples);
 }
 
 /**
@@ -376,8 +370,8 @@ const WIDTH = 160;
  */
 function ts(v, col, pad) {
   if (v === ASSUMED_ATTRIBUTES) return 'ASSUMED_COLUMNS';
-  const call = v !== null && typeof v === 'object' ? CALLS.get(v) : undefined;
-  if (call) return `${call.fn}(${call.args.map((a) => ts(a, col + call.fn.length + 1, `${pad}  `)).join(', ')})`;
+  const c = v !== null && typeof v === 'object' ? v[CALL] : undefined;
+  if (c) return `${c.fn}(${c.args.map((a) => ts(a, col + c.fn.length + 1, `${pad}  `)).join(', ')})`;
   const one = JSON.stringify(v);
   if (col + one.length + 1 <= WIDTH) return one;
   if (typeof v === 'string') {
