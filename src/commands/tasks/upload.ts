@@ -61,6 +61,15 @@ export default defineVerb({
     form.append('file', new Blob([content], { type }), basename(file));
     form.append('squid', squid.id);
     const res = ((await uploadTasks(http, form)) ?? {}) as Record<string, unknown>;
+    // Held to the cap, the tasks are checked once in: a wait or a listing cut short leaves them unchecked, and says so
+    // (the file was sent, whatever the error says of its own request).
+    const unchecked = (err: unknown): never => {
+      if (before && err instanceof SqError)
+        err.details.push(
+          `The file was uploaded, and its tasks were NOT checked against the cap: once it is done, \`sq squids estimate ${shellWord(ref)}\` shows each scheduled run's cost.`,
+        );
+      throw err;
+    };
     const id = typeof res.id === 'string' ? res.id : String(res.id ?? '');
     rememberUpload(ctx, http, { id, squid: squid.name || squid.id, file: basename(file) });
     if (!opts.wait && !before) {
@@ -72,16 +81,9 @@ export default defineVerb({
       .spin(`Processing ${basename(file)}`, () =>
         waitForUpload(http, id, timeoutMs, { now: () => ctx.now(), sleep: (ms) => ctx.sleep(ms) }),
       )
-      .catch((err: unknown) => {
-        // Held to the cap, the tasks are checked once in: a wait cut short leaves them unchecked, and says so.
-        if (before && err instanceof SqError)
-          err.details.push(
-            `The upload's tasks were NOT checked against the cap: once it is done, \`sq squids estimate ${shellWord(ref)}\` shows each scheduled run's cost.`,
-          );
-        throw err;
-      });
+      .catch(unchecked);
     if (before) {
-      const added = [...(await taskIds(http, squid.id))].filter((t) => !before.has(t));
+      const added = [...(await taskIds(http, squid.id).catch(unchecked))].filter((t) => !before.has(t));
       if (added.length) await guardNewTasks(ctx, http, squid.id, ref, policy, added);
     }
     await ctx.out.record(status, { title: 'Upload', columns: UPLOAD_COLUMNS });
