@@ -96,7 +96,14 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
 export function readGlobals(o: Record<string, unknown>): Globals {
   const g: Record<string, unknown> = { ...DEFAULT_GLOBALS };
   for (const k of Object.keys(g)) if (o[k] === !g[k]) g[k] = o[k];
-  for (const k of ['profile', 'baseUrl', 'format', 'fields', 'jq', 'template'])
-    if (typeof o[k] === 'string') g[k] = o[k];
+  for (const k of VALUE_KEYS) if (typeof o[k] === 'string') g[k] = o[k];
   return g as unknown as Globals;
 }
+
+/** The attribute names of the global options that take a value (`--base-url <url>` → baseUrl), read off the list. */
+const VALUE_KEYS = GLOBAL_OPTIONS.filter((o) => o.flags.includes(' <')).map((o) =>
+  o.flags
+    .split(' ')[0]
+    .slice(2)
+    .replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
+);
