@@ -9,7 +9,7 @@ import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } 
 import { resolveCrawler, resolveSquid, type Resolved } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquidParams } from '../api/squids.js';
 import { addTasks, taskBatches } from '../api/tasks.js';
-import { isTerminal, listRunPages, runStatus } from '../api/runs.js';
+import { isTerminal, runStatus } from '../api/runs.js';
 import type { Run } from '../api/records.js';
 import { fnv1a64 } from '../lib/cache-file.js';
 import { existsSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { siblings } from '../io/checkpoint.js';
 import { GoJob } from '../io/go-record.js';
 import { lockExport } from '../lib/lock.js';
 import type { HttpClient } from '../api/http.js';
-import { startRunOnce } from './once.js';
+import { recentRuns, startRunOnce } from './once.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
@@ -33,9 +33,6 @@ import { resultsPlan, resultsTarget, type ResultsTarget } from '../results/plan.
 import { refuseInterruptedExport } from '../results/resume.js';
 import { guardSpend, MAX_CREDITS_OPTION, prefetchSpend, spendPolicy, type SpendPolicy } from '../billing/guard.js';
 import { GO_SYNC_OPTIONS, goSyncFlags, syncGoRun, type SyncFlags } from '../sync/command.js';
-
-/** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
-const RECENT_RUNS = 10;
 
 export const GO_OPTIONS = defineOptions([
   {
@@ -374,10 +371,8 @@ export function squidName(slug: string, tasks: Record<string, unknown>[]): strin
 
 /** The newest run of the squid not yet finished, or finished with its export still being made; null when none. */
 async function runInProgress(http: HttpClient, squidId: string): Promise<Run | null> {
-  const first = await listRunPages(http, squidId, { pageSize: RECENT_RUNS, maxItems: RECENT_RUNS }).next();
-  const runs = first.done ? [] : first.value.data;
   return (
-    runs.find(
+    (await recentRuns(http, squidId)).find(
       (r) =>
         typeof r.id === 'string' &&
         r.id &&

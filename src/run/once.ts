@@ -10,8 +10,14 @@ import { getRun, listRunPages, startRun } from '../api/runs.js';
 import type { Run } from '../api/records.js';
 import { parseApiTime } from '../lib/api-time.js';
 
-/** Runs looked at for the one a cut-short POST started: the newest (the API lists the newest first). */
+/** Runs looked at (for the one a cut-short POST started, or one in progress): the newest, as the API lists them. */
 const RECENT_RUNS = 10;
+
+/** The squid's newest runs: the first page of its listing, up to RECENT_RUNS. */
+export async function recentRuns(http: HttpClient, squidId: string): Promise<Run[]> {
+  const first = await listRunPages(http, squidId, { pageSize: RECENT_RUNS, maxItems: RECENT_RUNS }).next();
+  return first.done ? [] : first.value.data;
+}
 /** The Date header has whole seconds and the clocks may disagree by as much: a run created this much before counts. */
 const SLACK_MS = 2000;
 
@@ -74,9 +80,7 @@ function refused(err: unknown): boolean {
 /** The oldest of the squid's recent runs created at or after `since` (less the slack); null when none is listed. */
 export async function runCreatedSince(http: HttpClient, squidId: string, since: string): Promise<Run | null> {
   const after = Date.parse(since) - SLACK_MS;
-  const first = await listRunPages(http, squidId, { pageSize: RECENT_RUNS, maxItems: RECENT_RUNS }).next();
-  const runs = first.done ? [] : first.value.data;
-  const timed = runs
+  const timed = (await recentRuns(http, squidId))
     .filter((r) => typeof r.id === 'string' && r.id !== '')
     .map((r) => ({ r, t: parseApiTime(r.created_at) ?? parseApiTime(r.started_at) }));
   // A run without a time could be the one the cut-short start made: starting another might pay twice, so stop here.
