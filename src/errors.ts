@@ -132,3 +132,10 @@ export class DryRunStop extends Error {
     this.name = 'DryRunStop';
   }
 }
+
+/** Every problem found, as one usage error (exit 2): the first after `prefix` (and before `suffix`), the rest its details. */
+export function refuseProblems(problems: string[], prefix: string, suffix = ''): void {
+  if (problems.length === 0) return;
+  const [first, ...rest] = problems;
+  throw new UsageError(`${prefix}${first}${suffix}`, { details: rest.map((p) => `  also: ${p}`) });
+}

@@ -1,6 +1,6 @@
 // The `sq delivery apply` file: parsed, ${ENV}-expanded and validated as a whole before any request, with the path
 // of every bad field (squids."Paris restaurants".webhook.events[1]) in the error.
-import { UsageError } from '../errors.js';
+import { UsageError, refuseProblems } from '../errors.js';
 import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../validate/index.js';
 import { MAX_URL_LENGTH, urlTooLong } from '../validate/url.js';
 import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../api/delivery.js';
@@ -344,13 +344,6 @@ export function checkApplyDocument(
   }
   refuseProblems(c.problems, 'invalid delivery file: ');
   return { squids, secrets: c.secrets, missing: c.missing };
-}
-
-/** Every problem found, as one usage error (exit 2): the first after `prefix` (and before `suffix`), the rest its details. */
-export function refuseProblems(problems: string[], prefix: string, suffix = ''): void {
-  if (problems.length === 0) return;
-  const [first, ...rest] = problems;
-  throw new UsageError(`${prefix}${first}${suffix}`, { details: rest.map((p) => `  also: ${p}`) });
 }
 
 /**

@@ -1,12 +1,11 @@
 // The plan: what differs between the file and the live account, field by field, in the order apply sends it
 // (squids, then tasks, then delivery, then chains, then deletions, billing last). Only fields the file names are managed.
-import { UsageError } from '../errors.js';
+import { UsageError, refuseProblems } from '../errors.js';
 import { recordId } from '../api/resolve.js';
 import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { TASKS_PATH, taskBatches, taskPath } from '../api/tasks.js';
 import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { diffDelivery, type DiffContext } from './delivery-diff.js';
-import { refuseProblems } from './delivery-file.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { MASK } from '../lib/secrets.js';
 import { SECRET_FIELDS, type AppliedState } from './applied.js';

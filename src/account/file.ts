@@ -5,7 +5,7 @@ import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import * as z from 'zod/mini';
-import { UsageError } from '../errors.js';
+import { UsageError, refuseProblems } from '../errors.js';
 import type { Ctx } from '../cli/context.js';
 import { readInput } from '../cli/stdin.js';
 import { parseTaskFile } from '../api/tasks.js';
@@ -184,8 +184,8 @@ export function located(where: string | undefined, problem: string): string {
 }
 
 function fail(problems: string[]): never {
-  const [first, ...rest] = problems;
-  throw new UsageError(`invalid account file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
+  refuseProblems(problems, 'invalid account file: ');
+  throw new UsageError('invalid account file');
 }
 
 /** Reads and validates the whole file before anything is sent; every value it takes from the environment is registered as a secret. */

@@ -2,7 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import { runApply } from '../../account/apply.js';
 import { pathOf, type Desired } from '../../account/file.js';
 import { ASSUME_OPTION, planOfFile } from '../../account/plan-file.js';
-import { refuseProblems } from '../../account/delivery-file.js';
+import { refuseProblems } from '../../errors.js';
 
 export default defineVerb({
   name: 'apply',

@@ -6,7 +6,7 @@ import { getCrawler, getCrawlerParams, squidParamNames, unknownSquidParams } fro
 import { changeLinks, refuseWrongTypes } from '../../api/account-links.js';
 import { firstAccount, getAccount } from '../../api/accounts.js';
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
-import { SqError, UsageError } from '../../errors.js';
+import { SqError, UsageError, refuseProblems } from '../../errors.js';
 import { enumFlag, exclusive, intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
 import { cronFlag, timezoneFlag } from './_shared/schedule.js';
 import { liveSchedule } from '../../account/state.js';
@@ -263,8 +263,11 @@ async function refuseUnknownParams(
   const declared = squidParamNames(await getCrawlerParams(http, crawler));
   if (!declared) return squid;
   const name = typeof squid.crawler_name === 'string' ? squid.crawler_name : crawler;
-  const [first, ...rest] = unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(name));
-  if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
+  refuseProblems(
+    unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(name)),
+    '',
+    '; nothing was sent',
+  );
   return squid;
 }
 
