@@ -43,12 +43,19 @@ class StreamPairTransport implements Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
   private buf = '';
+  private closed = false;
   constructor(
     private readonly toServer: PassThrough,
     private readonly fromServer: PassThrough,
     private readonly ended: Promise<unknown>,
   ) {}
   async start(): Promise<void> {
+    // A server that ends by itself (a usage error, a crash) closes the connection at once, as a process's exit does
+    // for the stdio transport: a request in flight fails with "Connection closed", not at the SDK's 60 s timeout.
+    void this.ended.then(
+      () => this.closeOnce(),
+      (e: unknown) => this.onerror?.(e as Error),
+    );
     this.fromServer.setEncoding('utf8');
     this.fromServer.on('data', (chunk: string) => {
       this.buf += chunk;
@@ -70,6 +77,11 @@ class StreamPairTransport implements Transport {
   async close(): Promise<void> {
     this.toServer.end();
     await this.ended;
+    this.closeOnce();
+  }
+  private closeOnce(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.onclose?.();
   }
 }
