@@ -37,8 +37,7 @@ export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
   // for a start of the binary), paced on the real clock as the binary is. The kills are of the binary.
   const syncIn = (t: { to: string; table: string }) =>
     sq(args(t), { env: { ...env, NO_COLOR: '1' }, clock: 'real' }).then((r) => ({ ...r, stdout: r.stdout.trim() }));
-  // The emulator's own log, read in this process: polled over HTTP every 25 ms, the whole log each time, it cost the
-  // worker more CPU than the syncs.
+  // A count of the emulator's log, read in this process without copying it (polled every 25 ms while a sync runs).
   const resultReads = () => c.emu.log.list().filter((r) => r.method === 'GET' && r.path === '/v1/results').length;
 
   const whole = c.where('whole');

@@ -7,7 +7,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const FIRST = [
-  // 95 lines, the longest file (a fresh clone's size order started it among the last).
+  // The longest file (a fresh clone's size order started it among the last).
   'test/e2e/results-sync-kill.test.ts',
   'test/e2e/jq-runaway.test.ts',
   'test/e2e/results-resume.test.ts',
