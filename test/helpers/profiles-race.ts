@@ -55,7 +55,7 @@ export function profileRaces(
       }),
     );
   /** What the logins leave (with `together`, beside the race's profiles): every profile, each with its key. */
-  const loginsLanded = (list: Array<{ name: string; key: string | null }>) => {
+  const loginsLanded = (list: Array<{ name: string; active: boolean; key: string | null }>) => {
     const logged = list.filter((p) => all.includes(p.name));
     expect(logged.map((p) => p.name).sort()).toEqual(all);
     expect(logged.every((p) => p.key !== null)).toBe(true);
