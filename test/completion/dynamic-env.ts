@@ -53,25 +53,40 @@ export async function prime(e: Record<string, string>, source: string, ...words:
   throw new Error(`sq __complete ${source} never answered`);
 }
 
-/** What bash offers for a command line: COMP_WORDS is the line split as bash would (quotes kept), the last word is completed. */
-export async function bash(words: string[], e = primed): Promise<string[]> {
-  const arr = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = await execa(
-    'bash',
-    [
-      '--norc',
-      '-c',
-      `source "$1"; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _sq; printf "%s\\n" "\${COMPREPLY[@]}"`,
-      'bash',
-      join(dir, 'sq.bash'),
-    ],
-    {
-      env: e,
-      extendEnv: false,
-    },
+/**
+ * What bash offers for each command line: COMP_WORDS is the line split as bash would (quotes kept), the last word is
+ * completed. One bash sources the script once and completes each line in a subshell of its own (a fork: the script's
+ * functions and nothing a line before left behind), one after the other, each asking the real sq: a bash spawned by
+ * the test worker costs the worker a fork of its whole heap (~20 ms at 250 MB), more than the bash itself spends.
+ */
+export async function bashEach(lines: string[][], e = primed): Promise<string[][]> {
+  const quoted = (words: string[]) => words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const each = lines.map(
+    (words) =>
+      `(COMP_WORDS=(${quoted(words)}); COMP_CWORD=${words.length - 1}; _sq; printf "%s\\n" "\${COMPREPLY[@]}"); printf '\\036%s\\n' "$?"`,
   );
+  const r = await execa('bash', ['--norc', '-c', `source "$1"\n${each.join('\n')}`, 'bash', join(dir, 'sq.bash')], {
+    env: e,
+    extendEnv: false,
+  });
   expect(r.stderr).toBe('');
-  return r.stdout.split('\n').filter(Boolean).sort();
+  const replies: string[][] = [];
+  let reply: string[] = [];
+  for (const l of r.stdout.split('\n')) {
+    if (l.startsWith('\x1e')) {
+      expect(l.slice(1), `the status of _sq for ${lines[replies.length].join(' ')}`).toBe('0');
+      replies.push(reply.sort());
+      reply = [];
+    } else if (l) reply.push(l);
+  }
+  expect([...replies, reply]).toHaveLength(lines.length + 1);
+  expect(reply).toEqual([]);
+  return replies;
+}
+
+/** What bash offers for one command line (bashEach). */
+export async function bash(words: string[], e = primed): Promise<string[]> {
+  return (await bashEach([words], e))[0];
 }
 
 export async function fish(line: string, e = primed): Promise<string[][]> {
