@@ -3,7 +3,7 @@
 // emulator. Names hold spaces ("Paris restaurants"): bash must insert them quoted. Answers come from a short-lived
 // cache: the second Tab sends no request. zsh and fish, and the profile names, are in
 // test/system/completion/dynamic-shells.test.ts (npm run test:system).
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -81,6 +81,18 @@ describe('bash', () => {
 });
 
 describe('the cache', () => {
+  // A fresh cache holding the squid names sq wrote into the primed one (the same service and key, so the same file
+  // name): for a test that needs an answer in the cache to start from, not the Tabs that put it there (an sq process
+  // each, two when the first leaves the answer to a background refresh).
+  const withPrimedSquids = (): Record<string, string> => {
+    const e = fresh();
+    const from = join(primed.SQ_CACHE_DIR, 'complete');
+    const name = readdirSync(from).find((f) => f.startsWith('squids-') && f.endsWith('.json'))!;
+    mkdirSync(join(e.SQ_CACHE_DIR, 'complete'), { mode: 0o700 });
+    writeFileSync(join(e.SQ_CACHE_DIR, 'complete', name), readFileSync(join(from, name)), { mode: 0o600 });
+    return e;
+  };
+
   it('a second Tab within a minute is answered from a 0600 file that holds no key, without a request', async () => {
     const e = fresh();
     await emu.clearRequests();
@@ -101,8 +113,7 @@ describe('the cache', () => {
   });
 
   it('is kept per base URL and key: another service is asked, not answered from this one', async () => {
-    const e = fresh();
-    await prime(e, 'squids');
+    const e = withPrimedSquids();
     const other = await startTestEmulator({ seed: 'empty' });
     try {
       const o = { ...e, SQ_BASE_URL: other.baseUrl, SQ_TOKEN: other.token };
@@ -116,9 +127,7 @@ describe('the cache', () => {
   });
 
   it('a stale answer is offered at once and renewed in the background', async () => {
-    const e = fresh();
-    // Tab until the answer is cached (a loaded machine may spend the first Tab's budget starting node).
-    await prime(e, 'squids');
+    const e = withPrimedSquids();
     const file = join(
       e.SQ_CACHE_DIR,
       'complete',
