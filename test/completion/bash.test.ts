@@ -23,51 +23,24 @@ beforeAll(async () => {
   writeFileSync(script, r.stdout);
 });
 
-/**
- * What _sq offers when the cursor is on the last word, for each line: one bash sources the script once and completes
- * each line in a subshell of its own (a fork: the script's functions and nothing a line before left behind), with a
- * line of its own after each reply (\x1e and the status). A bash spawned by the test worker costs it a fork of its
- * whole heap (~20 ms at 250 MB), several times what the bash itself spends.
- */
-async function completeEach(...lines: string[][]): Promise<string[][]> {
+/** What _sq offers when the cursor is on the last word. */
+async function complete(...words: string[]): Promise<string[]> {
   const r = await execa(
     'bash',
     [
       '--norc',
       '--noprofile',
       '-c',
-      `source "$1"; shift
-      while (($#)); do
-        n=$1; shift
-        (COMP_WORDS=("\${@:1:n}"); COMP_CWORD=$((n - 1)); _sq; printf "%s\\n" "\${COMPREPLY[@]}")
-        printf '\\036%s\\n' "$?"
-        shift "$n"
-      done`,
+      'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _sq; printf "%s\\n" "${COMPREPLY[@]}"',
       'bash',
       script,
-      ...lines.flatMap((words) => [String(words.length), ...words]),
+      ...words,
     ],
     { cwd: work, reject: false },
   );
   expect(r.exitCode, r.stderr).toBe(0);
   expect(r.stderr).toBe('');
-  const replies: string[][] = [];
-  let reply: string[] = [];
-  for (const l of r.stdout.split('\n')) {
-    if (l.startsWith('\x1e')) {
-      expect(l.slice(1), `the status of _sq for ${lines[replies.length].join(' ')}`).toBe('0');
-      replies.push(reply);
-      reply = [];
-    } else if (l !== '') reply.push(l);
-  }
-  expect([...replies, reply]).toHaveLength(lines.length + 1);
-  expect(reply).toEqual([]);
-  return replies;
-}
-
-/** What _sq offers for one line. */
-async function complete(...words: string[]): Promise<string[]> {
-  return (await completeEach(words))[0];
+  return r.stdout.split('\n').filter((l) => l !== '');
 }
 
 describe('bash completion through a real bash', () => {
@@ -110,15 +83,10 @@ describe('bash completion through a real bash', () => {
   });
 
   it('offers the formats after --format, anywhere in the line', async () => {
-    const [any, n, afterEquals] = await completeEach(
-      ['sq', '--format', ''],
-      ['sq', 'squids', 'list', '--format', 'n'],
-      // readline splits --format=csv at '=' (COMP_WORDBREAKS)
-      ['sq', 'runs', 'list', '--format', '=', 'ts'],
-    );
-    expect(any.sort()).toEqual([...FORMATS].sort());
-    expect(n).toEqual(['ndjson']);
-    expect(afterEquals).toEqual(['tsv']);
+    expect((await complete('sq', '--format', '')).sort()).toEqual([...FORMATS].sort());
+    expect(await complete('sq', 'squids', 'list', '--format', 'n')).toEqual(['ndjson']);
+    // readline splits --format=csv at '=' (COMP_WORDBREAKS)
+    expect(await complete('sq', 'runs', 'list', '--format', '=', 'ts')).toEqual(['tsv']);
   });
 
   it("offers the global options, and the verb's own, after `sq squids list --`", async () => {
@@ -130,7 +98,8 @@ describe('bash completion through a real bash', () => {
   });
 
   it("resolves a verb alias to the verb's options", async () => {
-    const [viaAlias, viaName] = await completeEach(['sq', 'runs', 'ls', '--'], ['sq', 'runs', 'list', '--']);
+    const viaAlias = await complete('sq', 'runs', 'ls', '--');
+    const viaName = await complete('sq', 'runs', 'list', '--');
     expect(viaAlias).toEqual(viaName);
     expect(viaName).toContain('--squid');
   });
@@ -159,13 +128,11 @@ describe('bash completion through a real bash', () => {
     const name = 'Deals!today "50%" $HOME `x` !!';
     const stub = join(work, 'sq-answers');
     writeFileSync(stub, `#!/bin/sh\nprintf '%s\\n' '${name.replace(/'/g, `'\\''`)}'\n`, { mode: 0o755 });
-    const replies = (
-      await completeEach(
-        [stub, 'squids', 'get', 'Deals'],
-        [stub, 'squids', 'get', '"Deals'],
-        [stub, 'squids', 'get', "'Deals"],
-      )
-    ).flat();
+    const replies = [
+      ...(await complete(stub, 'squids', 'get', 'Deals')),
+      ...(await complete(stub, 'squids', 'get', '"Deals')),
+      ...(await complete(stub, 'squids', 'get', "'Deals")),
+    ];
     expect(replies).toHaveLength(3);
     // Each as typed at an interactive prompt, where "!" inside "..." would be an event ("event not found").
     const r = await execa('bash', ['--norc', '--noprofile', '-i'], {
@@ -181,16 +148,13 @@ describe('bash completion through a real bash', () => {
 
 describe('bash completion below a verb (sq squids chain set)', () => {
   it('offers the subcommands of a verb that has them, then their own options', async () => {
-    const [subs, targetC, noA, afterSquid] = await completeEach(
-      ['sq', 'squids', 'chain', ''],
-      ['sq', 'squids', 'chain', 'set', 'X', '--target-c'],
-      ['sq', 'squids', 'chain', 'set', 'X', '--no-a'],
-      ['sq', 'squids', 'chain', 'Paris', ''],
-    );
-    expect(subs).toEqual(expect.arrayContaining(['set', 'delete', 'rm']));
-    expect(targetC.sort()).toEqual(['--target-concurrency', '--target-crawler']);
-    expect(noA).toEqual(['--no-autostart']);
+    expect(await complete('sq', 'squids', 'chain', '')).toEqual(expect.arrayContaining(['set', 'delete', 'rm']));
+    expect((await complete('sq', 'squids', 'chain', 'set', 'X', '--target-c')).sort()).toEqual([
+      '--target-concurrency',
+      '--target-crawler',
+    ]);
+    expect(await complete('sq', 'squids', 'chain', 'set', 'X', '--no-a')).toEqual(['--no-autostart']);
     // After the squid argument of `chain` itself, no subcommand is offered.
-    expect(afterSquid).not.toContain('set');
+    expect(await complete('sq', 'squids', 'chain', 'Paris', '')).not.toContain('set');
   });
 });
