@@ -12,14 +12,19 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { Ajv } from 'ajv';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
 import { BIN, sq, sqIn, tempConfigDir } from '../helpers/cli.js';
-import { mcpInProcess, startMcpInProcess, type McpInProcess } from '../helpers/mcp-client.js';
+import {
+  mcpInProcess,
+  newClient,
+  schemaValidator,
+  startMcpInProcess,
+  type McpInProcess,
+} from '../helpers/mcp-client.js';
 import { DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -104,23 +109,17 @@ type CallResult = {
 };
 
 /**
- * The validator of an outputSchema, compiled once for the file: the servers of its tests list the same schemas, and
- * compiling all of them for each server took more CPU than most tests' calls.
+ * The validator of an outputSchema, compiled once for the file (schemaValidator: Ajv with its formats, as the SDK's
+ * client checks answers, and the very validator this file's clients use): the servers of its tests list the same
+ * schemas, and compiling all of them for each server took more CPU than most tests' calls.
  */
-const ajv = new Ajv({ strict: false });
-const compiled = new Map<string, ReturnType<Ajv['compile']>>();
-function validator(schema: object): ReturnType<Ajv['compile']> {
-  const key = JSON.stringify(schema);
-  let v = compiled.get(key);
-  if (!v) compiled.set(key, (v = ajv.compile(schema)));
-  return v;
-}
+const validator = schemaValidator;
 
 /** A connected client, every answer checked against its tool's outputSchema, and the bytes of all answers counted. */
 class Agent {
   bytes = 0;
   answers: string[] = [];
-  private validators = new Map<string, ReturnType<Ajv['compile']>>();
+  private validators = new Map<string, ReturnType<typeof schemaValidator>>();
   constructor(
     readonly client: Client,
     readonly stderr: () => string = () => '',
@@ -142,7 +141,8 @@ class Agent {
       expect(JSON.parse(r.content[0].text), name).toEqual(r.structuredContent);
       const validate = this.validators.get(name);
       expect(validate, `${name} has an outputSchema`).toBeDefined();
-      expect(validate!(r.structuredContent), `${name}: ${JSON.stringify(validate!.errors)}`).toBe(true);
+      const checked = validate!(r.structuredContent);
+      expect(checked.valid, `${name}: ${checked.errorMessage}`).toBe(true);
     }
     return r;
   }
@@ -177,7 +177,7 @@ async function stdio(args: string[] = [], env = serverEnv(), how: 'in-process' |
   });
   let err = '';
   transport.stderr?.on('data', (d) => (err += String(d)));
-  const client = new Client({ name: 'sq-test', version: '1' });
+  const client = newClient('sq-test');
   await client.connect(transport);
   clients.push(client);
   return new Agent(client, () => err);
@@ -226,7 +226,7 @@ async function httpServer(
 
 async function http(args: string[] = [], env = serverEnv()): Promise<Agent> {
   const server = await httpInProcess(args, env);
-  const client = new Client({ name: 'sq-test-http', version: '1' });
+  const client = newClient('sq-test-http');
   await client.connect(
     new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: { authorization: `Bearer ${server.token}` } },
