@@ -47,6 +47,13 @@ export interface EmulatorOptions {
   webhookTimeoutMs?: number;
   /** The clock of the rate-limit windows and their Date header (real time unless a test in-process gives one). */
   rateClock?: () => number;
+  /**
+   * How long an idle keep-alive connection stays open (default 5 s, Node's). The tests' emulator shares its process
+   * with the fetch that calls it, whose idle timer (the server's hint less 1 s, on timers of ~1 s resolution) can
+   * outlast the server's on a loaded machine: the next request then goes out on a socket the server has just closed
+   * (ECONNRESET). A longer server timeout there makes the client always the side that ends a connection.
+   */
+  keepAliveTimeout?: number;
 }
 
 export interface RunningEmulator {
@@ -172,7 +179,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   stopFeatures = withChains(emu);
   rescheduleAll(emu);
 
-  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestHandler({ emu, limiter, faults, log }));
+  const server = createServer(
+    { keepAliveTimeout: opts.keepAliveTimeout ?? 5_000 },
+    createRequestHandler({ emu, limiter, faults, log }),
+  );
   const port = await listen(server, opts.port ?? 8787, host);
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   emu.baseUrl = baseUrl;

@@ -57,7 +57,16 @@ export interface TestEmulator extends RunningEmulator {
 const LOOKS_AT_LOG = /^(GET|DELETE) \/_emulator\/requests$|^POST \/_emulator\/reset$/;
 
 export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Promise<TestEmulator> {
-  const running = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo', ...opts });
+  // keepAliveTimeout: this process's fetch (the test's calls) always ends an idle connection before the server does
+  // (src/emulator/index.ts); a reused socket the server had just closed failed tests with ECONNRESET at load ~20.
+  const running = await startEmulator({
+    port: 0,
+    clock: 'virtual',
+    rateLimits: 'off',
+    seed: 'demo',
+    keepAliveTimeout: 60_000,
+    ...opts,
+  });
   const send = async (method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Reply> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
