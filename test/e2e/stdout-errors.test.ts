@@ -3,15 +3,13 @@
 // --checkpoint, a checkpoint that counts only pages written whole; /dev/full is a device that fails every write.
 import { createWriteStream, existsSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { BIN, sq, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
-import { capture } from '../helpers/stream.js';
-import { run } from '../../src/shell/main.js';
 
 const emu = useEmulator({ each: 'clear' });
 const COUNT = 450; // 5 pages of 100
@@ -78,24 +76,12 @@ describe('a stdout that fails (a full disk)', () => {
         cb();
       },
     });
-    const stderr = capture();
-    const stdin = new PassThrough();
-    stdin.end();
-    const code = await run(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), ...emu.env() },
-      io: {
-        stdout: disk,
-        stderr: stderr.stream,
-        stdin,
-        stdoutIsTTY: false,
-        stderrIsTTY: false,
-        stdinIsTTY: false,
-        columns: 120,
-      },
-      signal: new AbortController().signal,
-    });
-    expect(stderr.text()).toContain('"message":"ENOSPC: no space left on device, write"');
-    expect(stderr.text()).toContain(`stdout got 2 whole pages (200 of ${COUNT} records), ${accepted} bytes`);
+    const { code, stderr } = await sq(
+      ['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck],
+      { env: emu.env(), clock: 'real', stdout: disk },
+    );
+    expect(stderr).toContain('"message":"ENOSPC: no space left on device, write"');
+    expect(stderr).toContain(`stdout got 2 whole pages (200 of ${COUNT} records), ${accepted} bytes`);
     expect(code).toBe(1);
     expect(JSON.parse(readFileSync(ck, 'utf8'))).toMatchObject({ pages: 2, records: 200, bytes: accepted });
     expect(existsSync(`${ck}.lock`)).toBe(false);
@@ -140,24 +126,12 @@ describe('--resume with --checkpoint, stdout a file', () => {
       { path: '/v1/results', action: 'status', status: 400, count: 1 },
     ]);
     const stdout = createWriteStream('', { fd: openSync(out, 'w') });
-    const stderr = capture();
-    const stdin = new PassThrough();
-    stdin.end();
-    const code = await run(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
-      io: {
-        stdout,
-        stderr: stderr.stream,
-        stdin,
-        stdoutIsTTY: false,
-        stderrIsTTY: false,
-        stdinIsTTY: false,
-        columns: 120,
-      },
-      signal: new AbortController().signal,
-    });
+    const { code, stderr } = await sq(
+      ['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck],
+      { env: { NO_COLOR: '1', ...emu.env() }, clock: 'real', stdout },
+    );
     await new Promise<void>((done) => stdout.end(done));
-    expect(code, stderr.text()).toBe(1);
+    expect(code, stderr).toBe(1);
     await emu.clearFaults();
     await emu.clearRequests();
     const bytes = JSON.parse(readFileSync(ck, 'utf8')).bytes as number;

@@ -1,6 +1,6 @@
 // Two ways to run sq in tests: in-process (fast; captured streams, the real command tree) and as the built binary
 // (bin/sq.js in a child process of its own, exactly as a user or a script runs it).
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -49,6 +49,8 @@ export async function sq(
     clock?: 'fake' | 'real' | { now: () => number; sleep: (ms: number) => Promise<void> };
     /** The terminal's width, for tty tests (default 120). */
     columns?: number;
+    /** sq's stdout, where a test gives its own (a failing stream, a stream on a file's descriptor): stdout is then ''. */
+    stdout?: Writable;
   } = {},
 ): Promise<SqResult> {
   const stdout = capture();
@@ -71,7 +73,7 @@ export async function sq(
       now: clock?.now,
       sleep: clock?.sleep,
       io: {
-        stdout: stdout.stream,
+        stdout: opts.stdout ?? stdout.stream,
         stderr: stderr.stream,
         stdin,
         stdoutIsTTY: !!opts.tty,
