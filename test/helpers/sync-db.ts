@@ -9,7 +9,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { brotliDecompressSync } from 'node:zlib';
+import { runtimeV8Flags } from '../../src/startup/v8-flags.js';
 import { SLOW } from './timeouts.js';
 
 export interface TestPostgres {
@@ -25,10 +27,16 @@ export function usePglite(): TestPostgres {
   let pg: TestPostgres | undefined;
   // ~2 CPU-s from the kept data directory (initdb, which took over 120 s of wall on two loaded cores, is not run).
   beforeAll(async () => {
+    // Postgres in WebAssembly under V8's baseline compiler only, as sq runs jq (bin/sq.js): V8 re-compiles the hot
+    // parts of the 9 MB engine with TurboFan on background threads, which a test's few thousand rows never pay back
+    // (4,000 rows in 40 upserts: 1.57-1.63 CPU-s with it, 0.27-0.28 without; the start 2.2 against 1.8). For this
+    // file only: the worker runs other files after it (vitest.config.ts, isolate: false).
+    setFlagsFromString('--liftoff-only');
     pg = await startPglite();
   }, SLOW.timeout);
   afterAll(async () => {
     await pg?.close();
+    if (!runtimeV8Flags().includes('--liftoff-only')) setFlagsFromString('--no-liftoff-only');
   });
   const live = () => {
     if (!pg) throw new Error('PGlite is not started yet (usePglite starts it before the tests)');
