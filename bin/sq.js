@@ -47,9 +47,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   trace?.mark('launcher');
   // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker (src/startup/jq-preload.ts,
   // built as dist/jq-preload.cjs). Not for an expression bounded by its input (`.[].name`): src/output/jq.ts runs that
-  // on the main thread (a document too large for it still goes to a worker, started then).
+  // on the main thread (a document too large for it still goes to a worker, started then). Without a cache directory
+  // too (SQ_CACHE_DIR=, no home), only without the code cache of jq-web's script: the worker src/output/jq.ts starts
+  // after the flag, from node_modules' jq-web, cost ~70 ms more CPU a call (farm-bench, 15 pairs, load ~10 on 2 cores).
   const jqExpr = scan.options.get('--jq');
-  const jqPreload = dir !== undefined && scan.options.has('--jq') ? require('../dist/jq-preload.cjs') : undefined;
+  const jqPreload = scan.options.has('--jq') ? require('../dist/jq-preload.cjs') : undefined;
   const jqWorker =
     jqPreload && typeof jqExpr === 'string' && !launcher.boundedJq(jqExpr)
       ? jqPreload.startJqWorker(dir, launcher, `${__dirname}/../dist`)

@@ -12,13 +12,32 @@ declare const __sqHostHas: ((specifier: string) => boolean) | undefined;
 /** In dist/sq.cjs (esbuild.config.mjs), the packages bundled into dist/vendor/ (VENDORED there): not installed. */
 declare const __SQ_VENDORED__: Readonly<Record<string, string>> | undefined;
 
+/**
+ * What importPackage gave for each specifier: the same module's promise again. Node's own import() keeps each module
+ * too, but a run of the CLI in a test's process (vitest's module runner) asked the test runner's main process to
+ * resolve a bare name ('yaml', 'conf', the emulator's SFTP client) again on every call: in
+ * test/property/secrets.test.ts ~1 s of the worker's CPU (profiled 2026-12-02), and the main process's with it. A
+ * failed import is not kept: the next call tries again, as before.
+ */
+const imported = new Map<string, Promise<unknown>>();
+
 export function importPackage<T>(specifier: string): Promise<T> {
+  let kept = imported.get(specifier);
+  if (!kept) {
+    kept = load(specifier);
+    imported.set(specifier, kept);
+    kept.catch(() => imported.delete(specifier));
+  }
+  return kept as Promise<T>;
+}
+
+function load(specifier: string): Promise<unknown> {
   const vendored =
     typeof __SQ_VENDORED__ === 'object' && Object.hasOwn(__SQ_VENDORED__, specifier)
       ? __SQ_VENDORED__[specifier]
       : undefined;
   const target = vendored ? distFile(`vendor/${vendored}.mjs`) : specifier;
-  return (typeof __sqHostImport === 'function' ? __sqHostImport(target) : import(target)) as Promise<T>;
+  return typeof __sqHostImport === 'function' ? __sqHostImport(target) : import(target);
 }
 
 /** Whether importPackage(name) would find an (optional) package, without loading it. */

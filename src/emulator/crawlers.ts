@@ -14,8 +14,16 @@ const ICON = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7"/></svg>',
 ).toString('base64');
 
+/** Ids by slug, found once: every seed asks for each crawler's twice (~70 crawlers, an md5 and a scan each). */
+const idsBySlug = new Map<string, string>();
+
 export function crawlerId(slug: string): string {
-  return CRAWLER_DEFS.find((d) => d.slug === slug)?.id ?? hashId(slug, 'crawler');
+  let id = idsBySlug.get(slug);
+  if (id === undefined) {
+    id = CRAWLER_DEFS.find((d) => d.slug === slug)?.id ?? hashId(slug, 'crawler');
+    idsBySlug.set(slug, id);
+  }
+  return id;
 }
 
 /** The crawler of a slug, or undefined. */

@@ -55,6 +55,11 @@ export interface RunningEmulator {
   emu: Emu;
   /** The request log of GET /_emulator/requests, for a caller in the same process (the tests' write check). */
   log: RequestLog;
+  /**
+   * What POST /_emulator/reset and DELETE /_emulator/faults do, for a caller in the same process (the test helper's
+   * reset or clear before each test, without an HTTP round trip: ~2 ms of CPU each, some 1,000 times a suite).
+   */
+  inProcess: { reset(): Promise<void>; clearFaults(): void };
   close(): Promise<void>;
 }
 
@@ -190,5 +195,5 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       }
     })());
 
-  return { baseUrl, token, emu, log, close };
+  return { baseUrl, token, emu, log, inProcess: { reset, clearFaults: () => faults.clear() }, close };
 }

@@ -1,7 +1,7 @@
 // One MCP server with sq's tools and resources registered (stdio serves one; --http one per session).
 import { VERSION } from '../version.js';
 import { callTool, errorText, mcpVerbEnv, runVerb, type Shared, type ToolResult } from './calls.js';
-import { inputSchema, unknownArgument, type ToolArgs } from './tools/kit.js';
+import { inputSchema, unknownArgument, type ToolArgs, type ToolDef, type Z } from './tools/kit.js';
 
 const INSTRUCTIONS =
   "sq acts on the user's lobstr.io account: it reads it, and with --allow-writes changes it and SPENDS CREDITS. " +
@@ -17,16 +17,64 @@ const INSTRUCTIONS =
   'Squids take an id, a unique id prefix or an exact name; runs and tasks an id or a unique id prefix. No tool reads ' +
   'local files unless the server runs with --root; plan and apply take the document inline.';
 
+/** A tool's zod schemas and the names of its arguments, as every server registers them. */
+interface Schemas {
+  z: Z;
+  input: ReturnType<typeof inputSchema>;
+  output: ReturnType<Z['looseObject']>;
+  takes: string[];
+}
+
+/**
+ * Each tool's schemas, built once for the process (zod schemas are immutable, and the SDK only reads them): --http
+ * builds a server for every session, and building the ~40 tools' schemas again for each was most of a session's
+ * start (65 sessions took ~1 s of CPU in test/e2e/mcp.test.ts's session cap, profiled 2026-12-02).
+ */
+const schemaCache = new WeakMap<ToolDef, Schemas>();
+function schemas(z: Z, tool: ToolDef): Schemas {
+  const kept = schemaCache.get(tool);
+  if (kept?.z === z) return kept;
+  const shape = tool.output(z);
+  const made: Schemas = {
+    z,
+    // Strict: an argument the tool does not take is refused (additionalProperties: false), never ignored.
+    input: inputSchema(z, tool),
+    // A write's answer may be its dry run ({dry_run, requests}): its keys are then all optional.
+    output: z.looseObject(
+      tool.access === 'read' ? shape : Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])),
+    ),
+    takes: Object.keys(tool.input(z)),
+  };
+  schemaCache.set(tool, made);
+  return made;
+}
+
+/** tools/list's answer for each set of served tools (their names, in order), as buildServer keeps it. */
+const listCache = new Map<string, { z: Z; answer: unknown }>();
+
+/**
+ * The server's validator of JSON Schemas (the SDK's, Ajv with its formats), made on first use: the SDK uses it only
+ * for elicitation, which sq never asks for, and every server made its own at start (~3-25 ms of CPU for each `sq mcp`
+ * process and each --http session).
+ */
+function lazyValidator(sdk: Shared['sdk']): InstanceType<Shared['sdk']['AjvJsonSchemaValidator']> {
+  let made: InstanceType<Shared['sdk']['AjvJsonSchemaValidator']> | undefined;
+  return {
+    getValidator: (schema) => (made ??= new sdk.AjvJsonSchemaValidator()).getValidator(schema),
+  } as InstanceType<Shared['sdk']['AjvJsonSchemaValidator']>;
+}
+
 /** One MCP server (stdio has one; --http one per session), its tools and resources registered. */
 export function buildServer(s: Shared) {
   const { ctx, sdk, defs, refused } = s;
   const { McpServer, z } = sdk;
   const server = new McpServer(
     { name: 'sq', title: 'sq: the lobstr account', version: VERSION },
-    { instructions: INSTRUCTIONS },
+    { instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator(sdk) },
   );
   for (const tool of defs) {
     if (refused.has(tool.name)) continue;
+    const { input, output } = schemas(z, tool);
     server.registerTool(
       tool.name,
       {
@@ -34,14 +82,8 @@ export function buildServer(s: Shared) {
         description:
           tool.description +
           (tool.access === 'read' ? '' : ' dry_run: true returns the planned request and sends nothing.'),
-        // Strict: an argument the tool does not take is refused (additionalProperties: false), never ignored.
-        inputSchema: inputSchema(z, tool),
-        // A write's answer may be its dry run ({dry_run, requests}): its keys are then all optional.
-        outputSchema: z.looseObject(
-          tool.access === 'read'
-            ? tool.output(z)
-            : Object.fromEntries(Object.entries(tool.output(z)).map(([k, v]) => [k, v.optional()])),
-        ),
+        inputSchema: input,
+        outputSchema: output,
         // Every tool calls the hosted API (openWorldHint): an answer is data from outside, not the server's own.
         annotations:
           tool.access === 'read'
@@ -60,7 +102,7 @@ export function buildServer(s: Shared) {
   }
   // An unknown argument is a JSON-RPC error (-32602) naming it, before the SDK's own check (whose failure would be a
   // tool result with a generic text).
-  const takes = new Map(defs.map((t) => [t.name, Object.keys(t.input(z))]));
+  const takes = new Map(defs.map((t) => [t.name, schemas(z, t).takes]));
   type Handler = (req: { params?: { name?: unknown; arguments?: unknown } }, extra: unknown) => Promise<unknown>;
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
   const call = handlers.get('tools/call');
@@ -70,6 +112,24 @@ export function buildServer(s: Shared) {
       const keys = typeof name === 'string' && !refused.has(name) ? takes.get(name) : undefined;
       const bad = keys && unknownArgument(name as string, keys, req.params?.arguments);
       return bad ? Promise.reject(bad) : call(req, extra);
+    });
+  }
+  // tools/list's answer depends only on which tools are served: the SDK turns every tool's zod schemas into JSON
+  // Schema on each call (~10-25 ms of CPU for the ~40 tools), for each --http session's list. The first answer for a
+  // set of tools is kept for the process; the SDK writes it out as it is (JSON), never changing it. The request is
+  // still checked by the SDK's schema: one it would refuse goes to its handler, which refuses it as before.
+  const list = handlers.get('tools/list');
+  if (list) {
+    const served = defs
+      .filter((t) => !refused.has(t.name))
+      .map((t) => t.name)
+      .join(',');
+    handlers.set('tools/list', async (req, extra) => {
+      const kept = listCache.get(served);
+      if (kept?.z === z && sdk.ListToolsRequestSchema.safeParse(req).success) return kept.answer;
+      const answer = await list(req, extra);
+      listCache.set(served, { z, answer });
+      return answer;
     });
   }
   // A call of a write tool this server does not serve says how to allow it (the SDK's own text says only "not found").

@@ -21,7 +21,9 @@ export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 // --http's transport is in sdk-http.ts, a file of its own: evaluating it (with @hono/node-server) makes Node load its
 // own undici and zlib, which a stdio server never uses.
 // stdio: sq reads the lines itself (capped, linear in the line's length) and checks each message with the SDK's schema.
-export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+export { JSONRPCMessageSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+// The server's JSON Schema validator, which it makes at start unless given one (register.ts gives one made on first use).
+export { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 
 /**
  * The zod builders the tools' schemas use. Not zod's whole `z`: that namespace holds every part of zod (its ~40

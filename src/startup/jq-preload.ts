@@ -26,12 +26,13 @@ interface Started {
  * Node's own modules from source (docs/startup.md), so the flag waits until the thread has started, and the worker
  * compiles dist/jq.wasm itself. src/output/jq.ts takes the worker over if it has the caps the CLI wants.
  */
-export function startJqWorker(dir: string, codeCache: CodeCacheModule, dist: string): Started | undefined {
+export function startJqWorker(dir: string | undefined, codeCache: CodeCacheModule, dist: string): Started | undefined {
   try {
     const file = `${dist}/jq.cjs`;
-    // jq-web's script is compiled in the worker from a code cache of its own, as the bundle is here.
+    // jq-web's script is compiled in the worker from a code cache of its own, as the bundle is here (with no cache
+    // directory, from source).
     const source = readFileSync(file, 'latin1');
-    const cache = codeCache.codeCache(source, dir, '_jq');
+    const cache = dir === undefined ? undefined : codeCache.codeCache(source, dir, '_jq');
     // The caps as src/output/limits.ts reads them (its defaults: 64 and 512 MB); a value it would refuse only makes
     // jq.ts start a worker of its own, after it has reported the usage error.
     const mb = (name: string, dflt: number, max: number) => {

@@ -2,7 +2,7 @@
 // generated bash, zsh and fish scripts, the values the service knows, and one primed completion cache. Used by
 // test/completion/dynamic.test.ts (bash, in npm test) and test/system/completion/dynamic-shells.test.ts (zsh and
 // fish, in npm run test:system). The `let`s are live ESM bindings: read them inside hooks and tests.
-import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -53,25 +53,57 @@ export async function prime(e: Record<string, string>, source: string, ...words:
   throw new Error(`sq __complete ${source} never answered`);
 }
 
-/** What bash offers for a command line: COMP_WORDS is the line split as bash would (quotes kept), the last word is completed. */
-export async function bash(words: string[], e = primed): Promise<string[]> {
-  const arr = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+/**
+ * What bash offers for each command line: COMP_WORDS is the line split as bash would (quotes kept), the last word is
+ * completed. One bash sources the script once and completes each line in a subshell of its own (a fork: the script's
+ * functions and nothing a line before left behind), one after the other, each asking the real sq: a bash spawned by
+ * the test worker costs the worker a fork of its whole heap (~20 ms at 250 MB), more than the bash itself spends.
+ */
+export async function bashEach(lines: string[][], e = primed): Promise<string[][]> {
+  const quoted = (words: string[]) => words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const each = lines.map(
+    (words) =>
+      `(COMP_WORDS=(${quoted(words)}); COMP_CWORD=${words.length - 1}; _sq; printf "%s\\n" "\${COMPREPLY[@]}"); printf '\\036%s\\n' "$?"`,
+  );
+  const r = await execa('bash', ['--norc', '-c', `source "$1"\n${each.join('\n')}`, 'bash', join(dir, 'sq.bash')], {
+    env: e,
+    extendEnv: false,
+  });
+  expect(r.stderr).toBe('');
+  const replies: string[][] = [];
+  let reply: string[] = [];
+  for (const l of r.stdout.split('\n')) {
+    if (l.startsWith('\x1e')) {
+      expect(l.slice(1), `the status of _sq for ${lines[replies.length].join(' ')}`).toBe('0');
+      replies.push(reply.sort());
+      reply = [];
+    } else if (l) reply.push(l);
+  }
+  expect([...replies, reply]).toHaveLength(lines.length + 1);
+  expect(reply).toEqual([]);
+  return replies;
+}
+
+/**
+ * Puts the service's answer for `source` (and the line's words) in the cache, as the refresh a Tab leaves behind does:
+ * `sq __complete --refresh` asks the service with no budget and writes the answer, in one process. A Tab on a loaded
+ * machine spent its budget starting node, left that refresh and needed a second Tab to read it: three processes.
+ */
+async function fill(e: Record<string, string>, source: string, ...words: string[]): Promise<void> {
   const r = await execa(
-    'bash',
-    [
-      '--norc',
-      '-c',
-      `source "$1"; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _sq; printf "%s\\n" "\${COMPREPLY[@]}"`,
-      'bash',
-      join(dir, 'sq.bash'),
-    ],
+    process.execPath,
+    [join(root, 'bin/sq.js'), '__complete', '--refresh', source, '--', ...words],
     {
       env: e,
       extendEnv: false,
     },
   );
-  expect(r.stderr).toBe('');
-  return r.stdout.split('\n').filter(Boolean).sort();
+  expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
+}
+
+/** What bash offers for one command line (bashEach). */
+export async function bash(words: string[], e = primed): Promise<string[]> {
+  return (await bashEach([words], e))[0];
 }
 
 export async function fish(line: string, e = primed): Promise<string[][]> {
@@ -140,13 +172,19 @@ export function useCompletionEnv(): void {
     primed = fresh();
     // Every source the tests complete from `primed`: one left out (accounts, for the usernames) was asked cold by its
     // test, whose first Tab has 450 ms from the process's start and on a loaded machine answered nothing (flaky).
-    // Each source has a cache file of its own, so they are primed side by side.
+    // Each source has a cache file of its own, so they are filled side by side.
     await Promise.all([
-      ...['squids', 'crawlers', 'accounts', 'account-types'].map((source) => prime(primed, source)),
+      ...['squids', 'crawlers', 'accounts', 'account-types'].map((source) => fill(primed, source)),
       // Run ids are cached per squid named on the line, however it was quoted.
-      prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`),
-      prime(primed, 'runs'),
+      fill(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`),
+      fill(primed, 'runs'),
     ]);
+    // An answer each, and none of them empty (a failure is cached as an empty answer).
+    const complete = join(primed.SQ_CACHE_DIR, 'complete');
+    const answers = readdirSync(complete).filter((f) => f.endsWith('.json'));
+    expect(answers).toHaveLength(6);
+    for (const f of answers)
+      expect((JSON.parse(readFileSync(join(complete, f), 'utf8')) as { values: unknown[] }).values, f).not.toEqual([]);
   }, 60_000);
 
   afterAll(async () => {

@@ -3,7 +3,7 @@
 // emulator. Names hold spaces ("Paris restaurants"): bash must insert them quoted. Answers come from a short-lived
 // cache: the second Tab sends no request. zsh and fish, and the profile names, are in
 // test/system/completion/dynamic-shells.test.ts (npm run test:system).
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { startTestEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
 import {
   bash,
+  bashEach,
   dir,
   emu,
   fresh,
@@ -33,45 +34,65 @@ useCompletionEnv();
 
 describe('bash', () => {
   it('offers the squid names, each quoted as one word', async () => {
-    expect(await bash(['sq', 'runs', 'start', '--squid', ''])).toEqual(
-      squidNames.map((n) => n.replace(/ /g, '\\ ')).sort(),
-    );
-    expect(await bash(['sq', 'squids', 'get', 'Par'])).toEqual(['Paris\\ restaurants']);
+    const [all, par, doubleQuoted, singleQuoted, joined] = await bashEach([
+      ['sq', 'runs', 'start', '--squid', ''],
+      ['sq', 'squids', 'get', 'Par'],
+      ['sq', 'tasks', 'list', '--squid', '"Par'],
+      ['sq', 'tasks', 'list', '--squid', "'Par"],
+      ['sq', 'tasks', 'list', '--squid=Par'],
+    ]);
+    expect(all).toEqual(squidNames.map((n) => n.replace(/ /g, '\\ ')).sort());
+    expect(par).toEqual(['Paris\\ restaurants']);
     // Inside an opened quote, the value is closed in the same quote.
-    expect(await bash(['sq', 'tasks', 'list', '--squid', '"Par'])).toEqual(['"Paris restaurants"']);
-    expect(await bash(['sq', 'tasks', 'list', '--squid', "'Par"])).toEqual(["'Paris restaurants'"]);
-    expect(await bash(['sq', 'tasks', 'list', '--squid=Par'])).toEqual(['--squid=Paris\\ restaurants']);
+    expect(doubleQuoted).toEqual(['"Paris restaurants"']);
+    expect(singleQuoted).toEqual(["'Paris restaurants'"]);
+    expect(joined).toEqual(['--squid=Paris\\ restaurants']);
   });
 
   it('offers the run ids of the squid on the line, else recent runs of every squid', async () => {
-    expect(await bash(['sq', 'results', 'list', '--squid', '"Paris restaurants"', '--run', ''])).toEqual(parisRuns);
-    expect(
-      await bash([
-        'sq',
-        'results',
-        'list',
-        '--squid',
-        DEMO_SQUIDS.paris.replace(/ /g, '\\ '),
-        '--run',
-        parisRuns[0].slice(0, 6),
-      ]),
-    ).toEqual([parisRuns[0]]);
-    expect(await bash(['sq', 'runs', 'get', ''])).toEqual(expect.arrayContaining(parisRuns));
+    const [ofParis, byPrefix, recent] = await bashEach([
+      ['sq', 'results', 'list', '--squid', '"Paris restaurants"', '--run', ''],
+      ['sq', 'results', 'list', '--squid', DEMO_SQUIDS.paris.replace(/ /g, '\\ '), '--run', parisRuns[0].slice(0, 6)],
+      ['sq', 'runs', 'get', ''],
+    ]);
+    expect(ofParis).toEqual(parisRuns);
+    expect(byPrefix).toEqual([parisRuns[0]]);
+    expect(recent).toEqual(expect.arrayContaining(parisRuns));
   });
 
   it('offers crawler slugs and account types', async () => {
-    expect(await bash(['sq', 'squids', 'create', '--crawler', ''])).toEqual(slugs);
-    expect(await bash(['sq', 'accounts', 'sync', '--type', ''])).toEqual(typeNames);
+    const [crawlers, types] = await bashEach([
+      ['sq', 'squids', 'create', '--crawler', ''],
+      ['sq', 'accounts', 'sync', '--type', ''],
+    ]);
+    expect(crawlers).toEqual(slugs);
+    expect(types).toEqual(typeNames);
   });
 
   it('offers account usernames for --account and <account>', async () => {
     const names = Object.values(DEMO_ACCOUNT_USERNAMES).sort();
-    expect(await bash(['sq', 'squids', 'update', 'x', '--account', ''])).toEqual(names);
-    expect(await bash(['sq', 'accounts', 'update', 'demo'])).toEqual([DEMO_ACCOUNT_USERNAMES.twitter]);
+    const [forOption, forArgument] = await bashEach([
+      ['sq', 'squids', 'update', 'x', '--account', ''],
+      ['sq', 'accounts', 'update', 'demo'],
+    ]);
+    expect(forOption).toEqual(names);
+    expect(forArgument).toEqual([DEMO_ACCOUNT_USERNAMES.twitter]);
   });
 });
 
 describe('the cache', () => {
+  // A fresh cache holding the squid names sq wrote into the primed one (the same service and key, so the same file
+  // name): for a test that needs an answer in the cache to start from, not the Tabs that put it there (an sq process
+  // each, two when the first leaves the answer to a background refresh).
+  const withPrimedSquids = (): Record<string, string> => {
+    const e = fresh();
+    const from = join(primed.SQ_CACHE_DIR, 'complete');
+    const name = readdirSync(from).find((f) => f.startsWith('squids-') && f.endsWith('.json'))!;
+    mkdirSync(join(e.SQ_CACHE_DIR, 'complete'), { mode: 0o700 });
+    writeFileSync(join(e.SQ_CACHE_DIR, 'complete', name), readFileSync(join(from, name)), { mode: 0o600 });
+    return e;
+  };
+
   it('a second Tab within a minute is answered from a 0600 file that holds no key, without a request', async () => {
     const e = fresh();
     await emu.clearRequests();
@@ -92,8 +113,7 @@ describe('the cache', () => {
   });
 
   it('is kept per base URL and key: another service is asked, not answered from this one', async () => {
-    const e = fresh();
-    await prime(e, 'squids');
+    const e = withPrimedSquids();
     const other = await startTestEmulator({ seed: 'empty' });
     try {
       const o = { ...e, SQ_BASE_URL: other.baseUrl, SQ_TOKEN: other.token };
@@ -107,9 +127,7 @@ describe('the cache', () => {
   });
 
   it('a stale answer is offered at once and renewed in the background', async () => {
-    const e = fresh();
-    // Tab until the answer is cached (a loaded machine may spend the first Tab's budget starting node).
-    await prime(e, 'squids');
+    const e = withPrimedSquids();
     const file = join(
       e.SQ_CACHE_DIR,
       'complete',
@@ -158,7 +176,13 @@ describe('never blocking, never prompting, never an error on the screen', () => 
       ).toBe(true);
       expect(asked).toBeGreaterThan(0);
       asked = 0;
-      for (let i = 0; i < 3; i++) expect(await bash(['sq', 'squids', 'get', ''], e)).toEqual([]);
+      // Three Tabs, one after the other (each its own sq).
+      expect(
+        await bashEach(
+          Array.from({ length: 3 }, () => ['sq', 'squids', 'get', '']),
+          e,
+        ),
+      ).toEqual([[], [], []]);
       expect(asked).toBe(0);
     } finally {
       srv.close();

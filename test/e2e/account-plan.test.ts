@@ -1,6 +1,7 @@
-// sq export / plan / apply as a user runs them (the built bin/sq.js): exit 0 for no change, 10 for drift, through
-// the launcher and the bundle. What export writes of a Slack webhook and what plan makes of it is the CLI's own logic:
-// sq in-process (sqIn, the binary's result at a few ms of CPU a call instead of ~0.3 s for a process).
+// sq export / plan / apply as a user runs them (the built bin/sq.js): 10 for drift and the apply that removes it, through
+// the launcher and the bundle. The export the plans read and the plans that find no change (exit 0, as every other
+// built-binary test shows it) are the CLI's own logic, as is what export writes of a Slack webhook and what plan makes
+// of it: sq in-process (sqIn, the binary's result at a few ms of CPU a call instead of ~0.3 s for a process).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,14 +11,14 @@ import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
 
-describe('sq export | plan | apply (built binary)', () => {
+describe('sq export | plan | apply (drift and apply: the built binary)', () => {
   it('export → plan exits 0; drift through the API → exit 10 (--detailed-exitcode); apply → plan exits 0 again', async () => {
     emu.expectWrites('POST /v1/squids/*');
-    const ex = await sqBin(['export'], { env: emu.env() });
+    const ex = await sqIn(['export'], { env: emu.env() });
     expect(ex.code, ex.stderr).toBe(0);
     const f = join(tempDir('sq-e2e-account-'), 'sq.yaml');
     writeFileSync(f, ex.stdout);
-    expect((await sqBin(['plan', '-f', f], { env: emu.env() })).code).toBe(0);
+    expect((await sqIn(['plan', '-f', f], { env: emu.env() })).code).toBe(0);
 
     await emu.api(`/v1/squids/${emu.squidId('Paris restaurants')}`, { method: 'POST', body: { is_active: false } });
     const drift = await sqBin(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env() });
@@ -27,7 +28,7 @@ describe('sq export | plan | apply (built binary)', () => {
     const a = await sqBin(['apply', '-f', f], { env: emu.env() });
     expect(a.code, a.stderr).toBe(0);
     expect(a.stderr).toContain('✓ update squid "Paris restaurants"');
-    expect((await sqBin(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env() })).code).toBe(0);
+    expect((await sqIn(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env() })).code).toBe(0);
   });
 
   it(

@@ -1,6 +1,7 @@
 // The core's promises against a real emulator on loopback: each exit code from a real situation, pacing on 429,
 // safe-only retries, redaction, profile file modes. sq runs in-process (sqIn: these are the CLI's own logic), but for
 // a few shown with the built binary as well (sqBin: no key, a login storing its profile, options on both sides).
+// What a stored profile gives the calls after it is in-process too: each built-binary call is ~0.2 s of CPU.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -133,7 +134,8 @@ describe('profiles', () => {
     expect(statSync(join(cfg, 'sq')).mode & 0o777).toBe(0o700);
     expect(statSync(join(cfg, 'sq', 'config.json')).mode & 0o777).toBe(0o600);
 
-    const status = await sqBin(['auth', 'status', '--json'], { env: { SQ_CONFIG_DIR: join(cfg, 'sq') } });
+    // What the stored profile gives the calls after it is the CLI's logic: in-process.
+    const status = await sqIn(['auth', 'status', '--json'], { env: { SQ_CONFIG_DIR: join(cfg, 'sq') } });
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout);
     expect(s).toMatchObject({
@@ -146,10 +148,10 @@ describe('profiles', () => {
     });
     expect(status.stdout).not.toContain(emu.token);
 
-    const me = await sqBin(['me', '--json'], { env: { SQ_CONFIG_DIR: join(cfg, 'sq') } });
+    const me = await sqIn(['me', '--json'], { env: { SQ_CONFIG_DIR: join(cfg, 'sq') } });
     expect(me.code).toBe(0);
 
-    const bad = await sqBin(['auth', 'status'], {
+    const bad = await sqIn(['auth', 'status'], {
       env: { SQ_CONFIG_DIR: join(cfg, 'sq'), SQ_TOKEN: 'rejected-key-9999' },
     });
     expect(bad.code).toBe(4);

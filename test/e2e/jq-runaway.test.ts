@@ -28,6 +28,9 @@ function start(args: string[], env: Record<string, string> = {}) {
 // a loaded machine makes a wall-time bound flaky: a filter the signal does not reach never ends, and fails the test on
 // its timeout.
 
+/** A fresh cache directory of its own: nothing cached, no expression known (so jq checks it before the request). */
+const cache = () => ({ SQ_CACHE_DIR: tempDir('sq-jq-cache-') });
+
 const nestedRange = (n: number, body: string) => '{{range 1000}}'.repeat(n) + body + '{{end}}'.repeat(n);
 
 /**
@@ -90,22 +93,22 @@ describe('a stop signal ends a runaway filter (how soon: npm run bench)', SLOW, 
   };
 
   it.each([
-    ['until(false; .)', ['me'], '/v1/me'],
-    ['last(range(1e12))', ['me'], '/v1/me'],
-    ['def f: f; f', ['me'], '/v1/me'],
+    ['until(false; .)', ['me'], 'a cache directory', '/v1/me'],
+    ['last(range(1e12))', ['me'], 'none', '/v1/me'],
+    ['def f: f; f', ['me'], 'none', '/v1/me'],
     // A whole list (ctx.out.list), a document printed in one piece (ctx.out.json: sq export).
-    ['until(false; .)', ['squids', 'list'], '/v1/squids'],
-    ['[.[] | until(false; .)]', ['export'], '/v1/squids'],
-  ])('--jq %j on %j: SIGTERM is exit 143', async (expr, args, path) => {
-    const r = await stopWith('SIGTERM', [...args, '--jq', expr], path);
+    ['until(false; .)', ['squids', 'list'], 'none', '/v1/squids'],
+    ['[.[] | until(false; .)]', ['export'], 'none', '/v1/squids'],
+  ] as const)('--jq %j on %j (cache: %s): SIGTERM is exit 143', async (expr, args, cached, path) => {
+    const r = await stopWith('SIGTERM', [...args, '--jq', expr], path, cached === 'none' ? {} : cache());
     expect(r.stderr.trim().split('\n').at(-1)).toBe(
       '{"error":{"code":143,"status":null,"message":"interrupted (SIGTERM)","retry_after":null}}',
     );
     expect([r.code, r.signal]).toEqual([143, null]);
   });
 
-  it('SIGINT is exit 130', async () => {
-    const r = await stopWith('SIGINT', ['me', '--jq', 'until(false; .)'], '/v1/me');
+  it('SIGINT is exit 130 (a cache directory)', async () => {
+    const r = await stopWith('SIGINT', ['me', '--jq', 'until(false; .)'], '/v1/me', cache());
     expect([r.code, r.signal]).toEqual([130, null]);
   });
 
@@ -134,6 +137,8 @@ describe('a stop signal ends a runaway filter (how soon: npm run bench)', SLOW, 
   );
 });
 
+// jq's worker is the one bin/sq.js started with the caps it read from the environment (startJqWorker), which the CLI
+// takes over only when they are the caps it wants: the caps asserted here are those.
 describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLOW, () => {
   const capped = async (args: string[], env: Record<string, string>) => {
     const r = await start(args, env);
@@ -141,17 +146,20 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLO
   };
   const outputCap = OUTPUT_CAP_LINE;
 
-  it.each(['range(1e12)', 'limit(5e6; repeat(.))'])(
-    '%s stops at the output cap, with the output up to it',
-    async (expr) => {
-      const r = await capped(['me', '--jq', expr], { SQ_FILTER_MAX_OUTPUT_MB: '1' });
-      expect(r.stderr).toBe(outputCap);
-      expect(r.code).toBe(1);
-      // execa drops the final newline: the cap is exact.
-      expect(Buffer.byteLength(r.stdout) + (r.stdout.endsWith('\n') ? 0 : 1)).toBeGreaterThanOrEqual(1024 * 1024 - 1);
-      expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);
-    },
-  );
+  it.each([
+    ['range(1e12)', 'a cache directory'],
+    ['limit(5e6; repeat(.))', 'none'],
+  ] as const)('%s stops at the output cap, with the output up to it (cache: %s)', async (expr, cached) => {
+    const r = await capped(['me', '--jq', expr], {
+      SQ_FILTER_MAX_OUTPUT_MB: '1',
+      ...(cached === 'none' ? {} : cache()),
+    });
+    expect(r.stderr).toBe(outputCap);
+    expect(r.code).toBe(1);
+    // execa drops the final newline: the cap is exact.
+    expect(Buffer.byteLength(r.stdout) + (r.stdout.endsWith('\n') ? 0 : 1)).toBeGreaterThanOrEqual(1024 * 1024 - 1);
+    expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);
+  });
 
   it("readers slower than sq: the exit code is still the cap's 1, never 0 (the launcher waited for a drain that never came)", async () => {
     // Four at once, each read only after a pause (100 to 870 ms), so sq's last writes are still queued when the command
@@ -161,9 +169,9 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLO
     for (const r of results) expect(r).toEqual({ code: 1, stderr: outputCap, bytes: 1024 * 1024 });
   });
 
-  it('"x"*1e9 stops at the memory cap (default 512 MB; here 64)', async () => {
+  it('"x"*1e9 stops at the memory cap (default 512 MB; here 64, with a cache directory)', async () => {
     for (const [env, mb] of [
-      [{ SQ_FILTER_MAX_MEMORY_MB: '64' }, 64],
+      [{ SQ_FILTER_MAX_MEMORY_MB: '64', ...cache() }, 64],
       [{}, 512],
     ] as const) {
       const r = await capped(['me', '--jq', '"x"*1e9'], env);
@@ -192,28 +200,10 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLO
   });
 });
 
-// With a cache directory bin/sq.js starts jq's worker itself, before the CLI loads (startJqWorker), and the CLI takes
-// it over: the same guarantees.
-describe('the worker bin/sq.js starts (a cache directory)', SLOW, () => {
-  const cache = () => ({ SQ_CACHE_DIR: tempDir('sq-jq-cache-') });
-
-  it.each([
-    ['SIGTERM', 143],
-    ['SIGINT', 130],
-  ] as const)('a runaway filter: %s is exit %i within a second', async (signal, code) => {
-    const r = await stopWith(signal, ['me', '--jq', 'until(false; .)'], '/v1/me', cache());
-    expect([r.code, r.signal]).toEqual([code, null]);
-  });
-
-  it('the caps it was started with are the ones that apply', async () => {
-    const out = await start(['me', '--jq', 'range(1e12)'], { ...cache(), SQ_FILTER_MAX_OUTPUT_MB: '1' });
-    expect(String(out.stderr)).toContain('output cap of 1 MB');
-    expect(out.exitCode).toBe(1);
-    const mem = await start(['me', '--jq', '"x"*1e9'], { ...cache(), SQ_FILTER_MAX_MEMORY_MB: '64' });
-    expect(String(mem.stderr)).toContain('memory cap of 64 MB');
-    expect(mem.exitCode).toBe(1);
-  });
-
+// With a cache directory jq's worker, which bin/sq.js starts before the CLI loads (startJqWorker) and the CLI takes
+// over, compiles jq-web's script from a code cache of its own; a few of the calls above run with one (a fresh one,
+// empty: their stop signal or cap comes as it does without), with the same guarantees.
+describe('the code caches of a cache directory', SLOW, () => {
   it('a second call runs from the code caches the first wrote, with the same output', async () => {
     const env = cache();
     // Not a bounded path (src/startup/argv.ts, boundedJq), which would run on the main thread: this one goes to the worker.

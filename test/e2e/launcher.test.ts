@@ -156,11 +156,28 @@ describe('the code cache', () => {
   const me = (cache: string, extra: Record<string, string> = {}) =>
     sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache, ...extra }) });
   const cacheFile = (dir: string) => join(dir, `code-${buildId()}-${process.version}-${process.arch}-me.bin`);
+  // The first call in an empty cache directory and the cache it wrote, made once for the file (each process is ~0.2 s
+  // of CPU under the suite's load). A test that only needs a cache file to start from (to corrupt, chmod, move away or
+  // keep beside another) gets a copy of this one, 0600 as that call wrote it. The bytes are read at once: the
+  // directory itself goes on with 'is one per part'.
+  let first: Promise<{ dir: string; result: Awaited<ReturnType<typeof me>>; bytes: Buffer }> | undefined;
+  const firstCall = () =>
+    (first ??= (async () => {
+      const dir = tempDir('sq-cache-');
+      const result = await me(dir);
+      expect(result.code).toBe(0);
+      return { dir, result, bytes: readFileSync(cacheFile(dir)) };
+    })());
+  const withFirstCache = async () => {
+    const dir = tempDir('sq-cache-');
+    writeFileSync(cacheFile(dir), (await firstCall()).bytes, { mode: 0o600 });
+    return dir;
+  };
 
   it('is one per part a call loads: sq me and sq squids list run from dist/sq.cjs alone, sq status adds its part', async () => {
-    const dir = tempDir('sq-cache-');
+    // The first call's directory: sq me in an empty one wrote this one cache.
+    const { dir } = await firstCall();
     const name = `code-${buildId()}-${process.version}-${process.arch}`;
-    expect((await me(dir)).code).toBe(0);
     expect(codeCaches(dir)).toEqual([`${name}-me.bin`]);
     const list = await sqBin(['squids', 'list', '--json'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(list.code).toBe(0);
@@ -232,25 +249,22 @@ describe('the code cache', () => {
   });
 
   it('holds compiled code, not data: the API key never lands in it', async () => {
-    const dir = tempDir('sq-cache-');
-    expect((await me(dir)).code).toBe(0);
-    const bytes = readFileSync(cacheFile(dir));
+    const { bytes } = await firstCall();
     expect(bytes.includes(Buffer.from(emu.token))).toBe(false);
     expect(bytes.includes(Buffer.from(emu.token, 'utf16le'))).toBe(false);
   });
 
   it('a corrupt cache is rejected by V8, the call runs as usual, and the cache is rewritten', async () => {
+    const good = (await firstCall()).result;
     const dir = tempDir('sq-cache-');
-    const good = await me(dir);
-    writeFileSync(cacheFile(dir), Buffer.alloc(4096, 7));
+    writeFileSync(cacheFile(dir), Buffer.alloc(4096, 7), { mode: 0o600 });
     const again = await me(dir);
     expect(again).toEqual(good);
     expect(readFileSync(cacheFile(dir)).equals(Buffer.alloc(4096, 7))).toBe(false);
   });
 
   it('a cache file others could write is not trusted: it is replaced by one of mode 0600', async () => {
-    const dir = tempDir('sq-cache-');
-    expect((await me(dir)).code).toBe(0);
+    const dir = await withFirstCache();
     const file = cacheFile(dir);
     chmodSync(file, 0o666);
     expect((await me(dir)).code).toBe(0);
@@ -268,8 +282,7 @@ describe('the code cache', () => {
   });
 
   it('a symlinked cache file is not followed: it is replaced by a file of its own, the link target untouched', async () => {
-    const dir = tempDir('sq-cache-');
-    expect((await me(dir)).code).toBe(0);
+    const dir = await withFirstCache();
     const elsewhere = join(tempDir('sq-elsewhere-'), 'cache.bin');
     renameSync(cacheFile(dir), elsewhere);
     const bytes = readFileSync(elsewhere);
@@ -294,8 +307,7 @@ describe('the code cache', () => {
   });
 
   it('runs under other V8 flags (NODE_OPTIONS) keep a cache of their own instead of overwriting the other', async () => {
-    const dir = tempDir('sq-cache-');
-    expect((await me(dir)).code).toBe(0);
+    const dir = await withFirstCache();
     expect((await me(dir, { NODE_OPTIONS: '--max-old-space-size=300' })).code).toBe(0);
     const files = codeCaches(dir).sort();
     expect(files).toHaveLength(2);
@@ -398,17 +410,6 @@ describe('what a call loads', () => {
     };
   }
 
-  it('sq me over http:// loads node:http (its transport), and neither HTTP/2, TLS, child_process, assert, tty nor module', async () => {
-    const p = probe();
-    const r = await sqBin(['me', '--json'], { env: emu.env({ ...p.env, SQ_CACHE_DIR: '' }) });
-    expect(r.code).toBe(0);
-    const loaded = p.loaded();
-    expect(loaded).toContain('http');
-    // Nor node:tty (src/lib/terminal.ts: fstat first) or node:module and Node's ES module loader with it.
-    for (const m of ['https', 'http2', 'tls', 'child_process', 'assert', 'readline', 'tty', 'module'])
-      expect(loaded, m).not.toContain(m);
-  });
-
   // SQ_TEST_LOAD_LOG=FILE: the bundle's files that the call evaluated, in order (esbuild.config.mjs).
   async function evaluated(args: string[], env: Record<string, string> = {}): Promise<string[]> {
     const log = join(tempDir('sq-load-log-'), 'load.log');
@@ -417,8 +418,16 @@ describe('what a call loads', () => {
     return readFileSync(log, 'utf8').trim().split('\n');
   }
 
-  it('sq me evaluates only what it needs: no emulator, MCP, account file, jq, template, table, completion, zod or commander code', async () => {
-    const files = await evaluated(['me', '--json']);
+  // One process for both records (the log is written with node:fs, which every call loads): Node's built-in modules
+  // and the bundle's files.
+  it('sq me over http:// loads node:http (its transport), and neither HTTP/2, TLS, child_process, assert, tty nor module; it evaluates only what it needs: no emulator, MCP, account file, jq, template, table, completion, zod or commander code', async () => {
+    const p = probe();
+    const files = await evaluated(['me', '--json'], { ...p.env, SQ_CACHE_DIR: '' });
+    const loaded = p.loaded();
+    expect(loaded).toContain('http');
+    // Nor node:tty (src/lib/terminal.ts: fstat first) or node:module and Node's ES module loader with it.
+    for (const m of ['https', 'http2', 'tls', 'child_process', 'assert', 'readline', 'tty', 'module'])
+      expect(loaded, m).not.toContain(m);
     // The log is real: the command's own module and the HTTP client are in it.
     expect(files).toContain('dist/commands/me.js');
     expect(files).toContain('dist/api/http.js');

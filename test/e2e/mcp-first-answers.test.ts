@@ -96,43 +96,45 @@ const initialize = (protocolVersion: string, id: string | number = 1) => ({
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 
 describe('sq mcp: the first answers, before the SDK has loaded', () => {
+  // Each row is one binary: its early answers, then the messages after them, which only the SDK answers (a ping, a
+  // call, a list of templates), so that every session also shows the SDK still sees every message and answers no
+  // request twice (that was a test of its own, one more process).
   it.each([
     [[], '2025-06-18'],
     [['--allow-writes'], '2025-11-25'],
     [['--allow-writes=all'], '2024-11-05'],
     [['--allow-writes=runs_start,tasks_delete'], '1999-01-01'],
-  ])('sq mcp %j asked for protocol %s: the same initialize and tools/list as the SDK gives', async (args, version) => {
-    const messages = [initialize(version, 'a'), initialized, { jsonrpc: '2.0', id: 7, method: 'tools/list' }];
-    const [earlyLog, sdkLog]: string[][] = [[], []];
-    const [early, sdk] = await Promise.all([
-      session([...args, '-v'], messages, {}, earlyLog),
-      session([...args, '-v'], messages, { SQ_MCP_FIRST_ANSWERS: '0' }, sdkLog, 'in-process'),
-    ]);
-    // The early answers were given (-v says so), and only where they are not turned off.
-    expect(earlyLog.join('')).toContain("sq mcp: initialize answered from the build's answers");
-    expect(earlyLog.join('')).toContain("sq mcp: tools/list answered from the build's answers");
-    expect(sdkLog.join('')).not.toContain('answered from the build');
-    expect(sdk).toHaveLength(2);
-    expect(early).toEqual(sdk);
-    // Key order too: a client may hash or cache the text.
-    expect(early.map((m) => JSON.stringify(m))).toEqual(sdk.map((m) => JSON.stringify(m)));
-  });
-
-  it('the SDK still sees every message: a call after them is answered, and no request is answered twice', async () => {
-    const messages = [
-      initialize('2025-06-18'),
-      initialized,
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-      { jsonrpc: '2.0', id: 3, method: 'ping' },
-      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
-      { jsonrpc: '2.0', id: 5, method: 'resources/templates/list' },
-    ];
-    const lines = await session([], messages, {});
-    expect(lines.map((m) => m.id)).toEqual([1, 2, 3, 4, 5]);
-    expect(lines[2].result).toEqual({});
-    expect(JSON.stringify(lines[3].result)).toContain('no_such_tool');
-    expect(JSON.stringify(lines[4].result)).toContain('sq://squids/{id}');
-  });
+  ])(
+    'sq mcp %j asked for protocol %s: the same initialize and tools/list as the SDK gives; the SDK answers what follows, each request once',
+    async (args, version) => {
+      const messages = [
+        initialize(version, 'a'),
+        initialized,
+        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 3, method: 'ping' },
+        { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
+        { jsonrpc: '2.0', id: 5, method: 'resources/templates/list' },
+      ];
+      const [earlyLog, sdkLog]: string[][] = [[], []];
+      const [early, sdk] = await Promise.all([
+        session([...args, '-v'], messages, {}, earlyLog),
+        session([...args, '-v'], messages, { SQ_MCP_FIRST_ANSWERS: '0' }, sdkLog, 'in-process'),
+      ]);
+      // The early answers were given (-v says so), and only where they are not turned off.
+      expect(earlyLog.join('')).toContain("sq mcp: initialize answered from the build's answers");
+      expect(earlyLog.join('')).toContain("sq mcp: tools/list answered from the build's answers");
+      expect(sdkLog.join('')).not.toContain('answered from the build');
+      expect(sdk).toHaveLength(5);
+      expect(early).toEqual(sdk);
+      // Key order too: a client may hash or cache the text.
+      expect(early.map((m) => JSON.stringify(m))).toEqual(sdk.map((m) => JSON.stringify(m)));
+      // The SDK, once loaded, saw the messages after the early answers: each request answered once, in order.
+      expect(early.map((m) => m.id)).toEqual(['a', 7, 3, 4, 5]);
+      expect(early[2].result).toEqual({});
+      expect(JSON.stringify(early[3].result)).toContain('no_such_tool');
+      expect(JSON.stringify(early[4].result)).toContain('sq://squids/{id}');
+    },
+  );
 
   it('a tools/list before initialize, or an initialize without its params, is left to the SDK', async () => {
     const messages = [

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
-import { mcpInProcess } from '../helpers/mcp-client.js';
+import { mcpInProcess, newClient } from '../helpers/mcp-client.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -64,7 +64,7 @@ async function server(
       env,
       stderr: 'pipe',
     });
-    client = new Client({ name: 'sq-keys-test', version: '1' });
+    client = newClient('sq-keys-test');
     await client.connect(transport);
   }
   (closeAfter === 'test' ? clients : fileClients).push(client);

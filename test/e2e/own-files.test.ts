@@ -1,12 +1,15 @@
 // sq's own files (issue 25, item 9): a FIFO at config.json or at the pacing state file must not block sq (open(2) or
 // read(2) of a FIFO waits for a writer, and no signal gets through); a directory at config.json is a corrupt profile
-// file, reported and replaced as one. The built binary against a real emulator.
+// file, reported and replaced as one. The built binary against a real emulator where a FIFO is read: a blocking open(2)
+// or read(2) in sq would hang the test's own worker in-process, deaf to every timeout, while a child is ended at its
+// timeout. A directory in its place (a read that fails at once) and the calls that only make the pacing state a FIFO
+// replaces are the CLI's logic: in-process (sqIn), a few ms of CPU each against ~0.2 s for a process.
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
-import { sqBin, tempConfigDir } from '../helpers/cli.js';
+import { sqBin, sqIn, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'clear' });
@@ -14,29 +17,32 @@ const mkfifo = (path: string) => execFileSync('mkfifo', ['-m', '600', path]);
 
 describe('config.json that is not a regular file', () => {
   it.each([
-    ['a FIFO', mkfifo],
-    ['a directory', (path: string) => mkdirSync(path, { mode: 0o700 })],
-  ])('%s: every command that reads it exits 2 with the corrupt-file message, at once', async (_what, make) => {
-    const dir = tempConfigDir();
-    const file = join(dir, 'config.json');
-    make(file);
-    for (const args of [['me'], ['profiles', 'list'], ['auth', 'status']]) {
-      const r = await sqBin(args, { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, timeout: 10_000 });
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(`the profile file ${file} is corrupt`);
-    }
-    expect(await emu.requests()).toEqual([]);
-    rmSync(dir, { recursive: true, force: true });
-  });
+    ['a FIFO', mkfifo, sqBin],
+    ['a directory', (path: string) => mkdirSync(path, { mode: 0o700 }), sqIn],
+  ] as const)(
+    '%s: every command that reads it exits 2 with the corrupt-file message, at once',
+    async (_what, make, cli) => {
+      const dir = tempConfigDir();
+      const file = join(dir, 'config.json');
+      make(file);
+      for (const args of [['me'], ['profiles', 'list'], ['auth', 'status']]) {
+        const r = await cli(args, { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, timeout: 10_000 });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`the profile file ${file} is corrupt`);
+      }
+      expect(await emu.requests()).toEqual([]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
 
   it.each([
-    ['a FIFO', mkfifo, 'isFIFO'],
-    ['a directory', (path: string) => mkdirSync(path, { mode: 0o700 }), 'isDirectory'],
-  ] as const)('%s: auth login --yes moves it aside and writes a profile file', async (_what, make, kind) => {
+    ['a FIFO', mkfifo, 'isFIFO', sqBin],
+    ['a directory', (path: string) => mkdirSync(path, { mode: 0o700 }), 'isDirectory', sqIn],
+  ] as const)('%s: auth login --yes moves it aside and writes a profile file', async (_what, make, kind, cli) => {
     const dir = tempConfigDir();
     const file = join(dir, 'config.json');
     make(file);
-    const r = await sqBin(['auth', 'login', '--with-token', '--yes'], {
+    const r = await cli(['auth', 'login', '--with-token', '--yes'], {
       env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl },
       input: emu.token,
       timeout: 10_000,
@@ -53,7 +59,8 @@ describe('config.json that is not a regular file', () => {
 describe('the pacing state file', () => {
   it("a FIFO in its place: replaced by a fresh state in sq's own directory, and the call succeeds (issue 46, 11)", async () => {
     const cache = tempDir('sq-cache-');
-    expect((await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
+    // The state the FIFO replaces, made in-process: the same file, named by the key and the origin.
+    expect((await sqIn(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
     const [state] = readdirSync(cache).filter((f) => /^pacing-[0-9a-f]{16}\.json$/.test(f));
     expect(state).toBeDefined();
     rmSync(join(cache, state));
@@ -75,7 +82,7 @@ describe('files another program could replace: a FIFO in their place is never wa
     const home = tempDir('sq-doctor-fifo-');
     const cache = join(home, 'cache');
     const env = emu.env({ HOME: home, SHELL: '/bin/bash', SQ_CACHE_DIR: cache, SQ_UPDATE_URL: emu.baseUrl });
-    expect((await sqBin(['me', '--json'], { env })).code).toBe(0);
+    expect((await sqIn(['me', '--json'], { env })).code).toBe(0);
     const [state] = readdirSync(cache).filter((f) => /^pacing-[0-9a-f]{16}\.json$/.test(f));
     rmSync(join(cache, state));
     mkfifo(join(cache, state));

@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { sqBin } from '../helpers/cli.js';
+import { sqBin, sqIn } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
 import { ndjson } from '../helpers/json.js';
@@ -51,13 +51,15 @@ describe('parallel sq processes with one key', () => {
 
   it('calls that send no request leave no pacing state behind', async () => {
     const cache = tempDir('sq-cache-');
+    // --version is the launcher's own answer (bin/sq.js, without the CLI): the built binary. A usage error and a call
+    // that sends a request are the CLI's pacing logic: in-process, which uses the same state file in SQ_CACHE_DIR.
     expect((await sqBin(['--version'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
     expect(
-      (await sqBin(['results', 'list', '--run', 'x', '--format', 'bogus'], { env: emu.env({ SQ_CACHE_DIR: cache }) }))
+      (await sqIn(['results', 'list', '--run', 'x', '--format', 'bogus'], { env: emu.env({ SQ_CACHE_DIR: cache }) }))
         .code,
     ).toBe(2);
     expect(readdirSync(cache).filter((f) => f.startsWith('pacing-'))).toEqual([]);
-    expect((await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
+    expect((await sqIn(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
     expect(readdirSync(cache).filter((f) => f.startsWith('pacing-'))).toHaveLength(1);
   });
 });

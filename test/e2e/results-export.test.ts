@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, sqBin, sqIn, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { type J, ndjson } from '../helpers/json.js';
@@ -47,10 +47,11 @@ describe('results list --all', () => {
     expect(got.every((x) => (x.query as Record<string, string>).limit === '100')).toBe(true);
   });
 
+  // The same export as CSV is the CLI's formatting of the same pages: in-process (~0.25 s of CPU less than a process).
   it('CSV export: stable header then one line per record', async () => {
     const dir = tempDir('sq-exp-');
     const file = join(dir, 'all.csv');
-    const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    const r = await sqIn(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
     expect(r.code).toBe(0);
     const text = readFileSync(file, 'utf8');
     const rows = text.trimEnd().split('\n');

@@ -1,4 +1,5 @@
-// Waiting on runs with the built binary: to done (and export ready), to error (6), aborted (6), --timeout (7), Ctrl-C (130).
+// Waiting on runs with the built binary: to done (and export ready), to error (6), Ctrl-C (130), SIGTERM (143); a watch
+// to done, aborted (6) and --timeout (7) in-process, on sq's fake clock (the CLI's logic).
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -95,37 +96,42 @@ describe('a virtual clock moved by the test', () => {
   }
   // The emulator's own log, read in this process: these waits poll it every 25 ms, over HTTP the whole log each time.
   const polled = (runId: string) => emu.log.list().filter((x) => x.path === `/v1/runs/${runId}`).length;
+  /**
+   * `runs watch` in-process on sq's fake clock, for what the watching does (the CLI's logic; exit 0 and 6 from a real
+   * process are in the real-clock tests above): each of its waits first runs `between` (the test's move: a business
+   * second, or an abort), as the test once moved the emulator between the built binary's polls, at ~0.3 s of CPU a
+   * process and a poll of the log every 25 ms.
+   */
+  const watchIn = (args: string[], between: () => Promise<unknown>) => {
+    const fake = fakeSqClock();
+    return sq(['runs', 'watch', ...args], {
+      env: emu.env({ NO_COLOR: '1' }),
+      clock: {
+        now: fake.now,
+        async sleep(ms: number) {
+          await between();
+          await fake.sleep(ms);
+        },
+      },
+    });
+  };
 
   it('watch follows an existing run while the clock moves, and exits 0 once the export is ready', async () => {
     const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
-    const p = spawn(['runs', 'watch', run.id, '--interval', '100ms', '--json']);
-    let exited = false;
-    void p.finally(() => (exited = true));
-    await waitFor(
-      () => polled(run.id),
-      (n) => n >= 1,
-      'the first poll',
-      20_000,
-    );
     // one business second per poll, until the CLI sees the export ready and exits
-    for (let i = 0; i < 30 && !exited; i++) {
-      const seen = await polled(run.id);
+    let moves = 0;
+    const r = await watchIn([run.id, '--interval', '100ms', '--json'], async () => {
+      if (++moves > 30) throw new Error('the run never ended: 30 business seconds passed');
       await emu.advance(1000);
-      await waitFor(
-        () => polled(run.id),
-        (n) => exited || n > seen,
-        'the next poll',
-        20_000,
-      );
-    }
-    const r = await p;
-    expect(r.exitCode).toBe(0);
-    const out = JSON.parse(String(r.stdout));
+    });
+    expect(polled(run.id)).toBeGreaterThanOrEqual(1);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
     expect(out.status).toBe('done');
     expect(out.export_done).toBe(true);
-    expect(String(r.stderr)).toContain(`run ${run.id}: pending`);
-    expect(String(r.stderr)).toContain(`run ${run.id}: running`);
+    expect(r.stderr).toContain(`run ${run.id}: pending`);
+    expect(r.stderr).toContain(`run ${run.id}: running`);
     // stats are read for progress while the run is not finished
     expect((await emu.requests()).some((x) => x.path === `/v1/runs/${run.id}/stats`)).toBe(true);
   });
@@ -133,18 +139,18 @@ describe('a virtual clock moved by the test', () => {
   it('a run aborted while watched exits 6 with done_reason aborted', async () => {
     const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
-    const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
-    await waitFor(
-      () => polled(run.id),
-      (n) => n >= 1,
-      'the first poll',
-      20_000,
-    );
-    await emu.api(`/v1/runs/${run.id}/abort`, { method: 'POST' });
-    await emu.advance(5000);
-    const r = await p;
-    expect(r.exitCode).toBe(6);
-    expect(String(r.stderr)).toContain(`run ${run.id} ended with status aborted (done_reason: aborted`);
+    // After the first poll: the run aborted, and five business seconds on.
+    let aborted = false;
+    const r = await watchIn([run.id, '--interval', '100ms'], async () => {
+      if (aborted) return emu.advance(1000);
+      aborted = true;
+      expect(polled(run.id)).toBeGreaterThanOrEqual(1);
+      await emu.api(`/v1/runs/${run.id}/abort`, { method: 'POST' });
+      await emu.advance(5000);
+    });
+    expect(aborted).toBe(true);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain(`run ${run.id} ended with status aborted (done_reason: aborted`);
   });
 
   it('--timeout exits 7, after at least the timeout, and says the run continues', async () => {

@@ -47,6 +47,10 @@ export interface TestEmulator extends RunningEmulator {
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Hash of the seeded squid with this exact name (use the DEMO_SQUIDS constants); throws when there is none. */
   squidId(name: string): string;
+  /** What POST /_emulator/reset does (the seed back, faults and the log dropped), called in-process: each: 'reset'. */
+  reset(): Promise<void>;
+  /** What DELETE /_emulator/faults and DELETE /_emulator/requests do, called in-process: each: 'clear'. */
+  clear(): Promise<void>;
 }
 
 /** /_emulator/… calls that read or drop the log: the test has looked at the writes made so far. */
@@ -141,6 +145,19 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
     },
     api,
     squidId,
+    // useEmulator's hooks before each test: the control plane's own functions without its HTTP round trip, the log
+    // looked at as ctl() has it looked at for these calls.
+    async reset() {
+      await check.sync();
+      await running.inProcess.reset();
+      check.seenAll();
+    },
+    async clear() {
+      running.inProcess.clearFaults();
+      await check.sync();
+      running.log.clear();
+      check.seenAll();
+    },
     async close() {
       await check.close();
       await close();
@@ -172,9 +189,8 @@ export function useEmulator(opts: UseEmulatorOptions = {}): TestEmulator {
   stop(async () => {
     await running?.close();
   });
-  if (each === 'reset') beforeEach(() => running!.control('POST', '/_emulator/reset').then(() => undefined));
-  if (each === 'clear')
-    beforeEach(() => Promise.all([running!.clearFaults(), running!.clearRequests()]).then(() => undefined));
+  if (each === 'reset') beforeEach(() => running!.reset());
+  if (each === 'clear') beforeEach(() => running!.clear());
   return new Proxy({} as TestEmulator, {
     get(_, key) {
       if (!running)

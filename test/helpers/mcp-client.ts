@@ -8,12 +8,46 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { InterruptedError } from '../../src/errors.js';
 import { run } from '../../src/shell/main.js';
 import { BIN, tempConfigDir } from './cli.js';
 import { fakeSqClock } from './clock.js';
 import { capture } from './stream.js';
+
+type JsonSchemaValidator = NonNullable<ConstructorParameters<typeof Client>[1]>['jsonSchemaValidator'];
+
+/**
+ * The SDK's own validator (Ajv with its formats, as a Client makes by default), made once for the file and each
+ * schema compiled once. A Client compiles the outputSchema of every tool on each tools/list, into an Ajv instance of
+ * its own: the same ~40 schemas, for every client the tests connect, took ~1.1 s of a worker's CPU in
+ * test/e2e/mcp.test.ts (profiled 2026-12-02), and each Ajv instance with its formats ~15-25 ms more. Every answer is
+ * still checked against its tool's outputSchema by the same compiled validator.
+ */
+let ajv: AjvJsonSchemaValidator | undefined;
+const compiled = new Map<string, ReturnType<AjvJsonSchemaValidator['getValidator']>>();
+const sharedValidator: JsonSchemaValidator = {
+  getValidator(schema) {
+    const key = JSON.stringify(schema);
+    let v = compiled.get(key);
+    if (!v) compiled.set(key, (v = (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema)));
+    return v as never;
+  },
+};
+
+/**
+ * The compiled validator of a JSON Schema (an outputSchema), the one the file's clients check answers with:
+ * `(data) => { valid, errorMessage }`.
+ */
+export function schemaValidator(schema: object) {
+  return sharedValidator!.getValidator(schema as never) as (data: unknown) => { valid: boolean; errorMessage?: string };
+}
+
+/** An SDK Client as a host makes one, with the file's shared validator (sharedValidator). */
+export function newClient(name = 'sq-test'): Client {
+  return new Client({ name, version: '1' }, { jsonSchemaValidator: sharedValidator });
+}
 
 export async function connectMcp(
   args: string[],
@@ -28,7 +62,7 @@ export async function connectMcp(
     env: { PATH: process.env.PATH ?? '', SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...env },
     stderr: 'pipe',
   });
-  const client = new Client({ name, version: '1' });
+  const client = newClient(name);
   await client.connect(transport);
   return client;
 }
@@ -142,7 +176,7 @@ export async function mcpInProcess(
   name = 'sq-test',
 ): Promise<{ client: Client; stderr: () => string; code: Promise<number> }> {
   const server = startMcpInProcess(args, env);
-  const client = new Client({ name, version: '1' });
+  const client = newClient(name);
   await client.connect(new StreamPairTransport(server.stdin, server.stdout, server.code));
   return { client, stderr: server.stderr, code: server.code };
 }

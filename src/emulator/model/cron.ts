@@ -122,6 +122,9 @@ interface Wall {
 }
 
 function wallClock(zone: string, ms: number): Wall {
+  // UTC, the zone of every schedule that never set one, reads its wall clock off the date itself: the same fields
+  // (proleptic Gregorian both) at ~0.3 µs instead of formatToParts' ~5.7 (the suite spent 1.3 s of CPU here).
+  if (zone === 'UTC') return wallAtOffset(ms, 0);
   let f = formats.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
