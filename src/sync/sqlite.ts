@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { lockExport } from '../lib/lock.js';
 import type { Rec } from '../lib/guards.js';
 import { inTransaction, type SyncDb } from './db.js';
+import { setV8Flag } from '../startup/v8-flags.js';
 
 export const SQLITE_PACKAGE = 'node-sqlite3-wasm';
 
@@ -75,6 +76,10 @@ function builtinEngine(builtin: NodeSqlite, path: string): Engine {
 
 async function wasmEngine(path: string): Promise<Engine> {
   if (!hasPackage(SQLITE_PACKAGE)) throw noSqlite();
+  // SQLite is WebAssembly here: V8 re-compiles its hot functions with TurboFan on background threads, as it does jq's
+  // (bin/sq.js), and a sync rarely runs long enough to pay that back (docs/performance.md: a 1,000-row sync 1.2-1.3
+  // CPU-s with it, 0.7 without; even near 120,000 rows in one process). Set before the module compiles.
+  setV8Flag('--liftoff-only');
   type Mod = { Database?: new (p: string) => WasmDb; default?: { Database: new (p: string) => WasmDb } };
   const mod = await importPackage<Mod>(SQLITE_PACKAGE);
   // A CommonJS package: its exports come as the default export (and, where Node finds them, as names).

@@ -1,8 +1,9 @@
 // sq results sync into real databases: SQLite files (the engine sq uses on this Node) and Postgres (PGlite's engine
 // behind its socket server, through pg as a real server is reached), against the emulator on loopback. In-process,
 // but for the last block: the built binary into the same PGlite (kill -9 mid-sync, --follow --from-webhook), here
-// because this is the one file of npm test that starts a PGlite: loading one costs ~3 s of CPU, and the run's first
-// makes it, ~10 s more. Their SQLite counterparts: test/e2e/results-sync-kill.test.ts, results-sync-follow.test.ts.
+// because this is the one file of npm test that starts a PGlite: ~2 CPU-s to start one from the data directory kept
+// in test/fixtures (test/helpers/sync-db.ts). Their SQLite counterparts: test/e2e/results-sync-kill.test.ts,
+// results-sync-follow.test.ts.
 import { join } from 'node:path';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -5,11 +5,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Database } from 'node-sqlite3-wasm';
 import { afterAll, beforeAll } from 'vitest';
-import { existsSync } from 'node:fs';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { PGLITE_DATADIR_NAME } from '../setup/temp-dirs.js';
-import { waitFor } from './wait.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { brotliDecompressSync } from 'node:zlib';
+import { runtimeV8Flags } from '../../src/startup/v8-flags.js';
 import { SLOW } from './timeouts.js';
 
 export interface TestPostgres {
@@ -23,12 +25,18 @@ export interface TestPostgres {
 /** A PGlite server for the test file: started before its tests, closed after them; its methods reach the live one. */
 export function usePglite(): TestPostgres {
   let pg: TestPostgres | undefined;
-  // initdb is ~8 s of CPU: with other files' processes on two loaded cores (load 20) 120 s was not always enough.
+  // ~2 CPU-s from the kept data directory (initdb, which took over 120 s of wall on two loaded cores, is not run).
   beforeAll(async () => {
+    // Postgres in WebAssembly under V8's baseline compiler only, as sq runs jq (bin/sq.js): V8 re-compiles the hot
+    // parts of the 9 MB engine with TurboFan on background threads, which a test's few thousand rows never pay back
+    // (4,000 rows in 40 upserts: 1.57-1.63 CPU-s with it, 0.27-0.28 without; the start 2.2 against 1.8). For this
+    // file only: the worker runs other files after it (vitest.config.ts, isolate: false).
+    setFlagsFromString('--liftoff-only');
     pg = await startPglite();
-  }, SLOW.timeout + 60_000);
+  }, SLOW.timeout);
   afterAll(async () => {
     await pg?.close();
+    if (!runtimeV8Flags().includes('--liftoff-only')) setFlagsFromString('--no-liftoff-only');
   });
   const live = () => {
     if (!pg) throw new Error('PGlite is not started yet (usePglite starts it before the tests)');
@@ -44,46 +52,34 @@ export function usePglite(): TestPostgres {
   };
 }
 
+/** The installed PGlite's version: the data directory it starts from was made by the same (scripts/pglite-datadir.mjs). */
+function pgliteVersion(): string {
+  const main = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  return (JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /**
- * A new PGlite, from the data directory of a new one kept for the run in its directory (PGLITE_DATADIR_NAME):
- * PGlite.create() runs initdb, ~8 s of CPU, and a database loaded from that copy starts in ~2 s. One file makes it
- * (its marker file is created with O_EXCL); a file starting meanwhile waits for it rather than run initdb beside it:
- * three at once on two loaded cores outlasted the hook's timeout.
+ * A new PGlite, started from the data directory PGlite's initdb made, kept in test/fixtures by
+ * scripts/pglite-datadir.mjs for the installed version of PGlite: initdb is ~9 CPU-s in the wasm engine (10.6 with
+ * the copy the run used to keep for other files), a start from the copy ~2 (decoding it 0.3 of them).
  */
 async function newPglite(): Promise<PGlite> {
-  const run = process.env.SQ_TEST_RUN_DIR;
-  if (!run) return PGlite.create();
-  const file = join(run, PGLITE_DATADIR_NAME);
-  const marker = `${file}.making`;
-  const load = async () => {
-    const saved = await readFile(file).catch(() => null);
-    return saved ? PGlite.create({ loadDataDir: new Blob([saved]) }) : null;
-  };
-  const made = await load();
-  if (made) return made;
-  const mine = await writeFile(marker, '', { flag: 'wx' }).then(
-    () => true,
-    () => false,
-  );
-  if (!mine) {
-    // Until the maker has renamed the copy into place and removed its marker (or failed): then from the copy, if any.
-    await waitFor(
-      () => existsSync(marker),
-      (making) => !making,
-      'the PGlite data directory another test file makes',
-      SLOW.timeout,
-    ).catch(() => undefined);
-    return (await load()) ?? PGlite.create();
-  }
-  try {
-    const db = await PGlite.create();
-    const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
-    await rename(temp, file);
-    return db;
-  } finally {
-    await unlink(marker).catch(() => undefined);
-  }
+  const version = pgliteVersion();
+  const name = `pglite-${version}-datadir.tar.br`;
+  const file = fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+  if (!existsSync(file))
+    throw new Error(
+      `test/fixtures/${name} is missing: PGlite ${version} is installed, and the data directory npm test starts its ` +
+        `Postgres from is made by the same version. Make it with \`node scripts/pglite-datadir.mjs\` (~40 s).`,
+    );
+  const tar = brotliDecompressSync(readFileSync(file));
+  // PGlite reads loadDataDir with arrayBuffer() alone (and its type, for a gzipped one): the decoded tar as it is,
+  // where a Blob of it is copied in and read back out in chunks (0.35-0.45 CPU-s more, measured twice).
+  const bytes = tar.buffer.slice(tar.byteOffset, tar.byteOffset + tar.byteLength);
+  const loadDataDir = { type: '', size: bytes.byteLength, arrayBuffer: async () => bytes } as unknown as Blob;
+  // shared_buffers 16 MB instead of initdb's 128: the wasm engine zero-fills its shared memory at each start (~0.5
+  // CPU-s of the start at 128 MB), and these tests write a few thousand rows.
+  return PGlite.create({ loadDataDir, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
 }
 
 export async function startPglite(): Promise<TestPostgres> {

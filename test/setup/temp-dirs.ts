@@ -1,15 +1,12 @@
 // The global teardown of `npm test`: the run's temp directory (vitest.config.ts) must hold nothing once every test
 // file has removed its own (vitest's own project directory and the run's code cache pool,
-// test/helpers/code-cache-pool.ts, and the PGlite data directory test/helpers/sync-db.ts keeps, excepted), and the
-// system's temp dir nothing new under a name the tests or sq use. Anything left fails the run, named; the run's
-// directory is then removed whole. What is in the system's temp dir is not: on a shared machine it may be another
-// run's (SQ_TEST_SHARED_TMP=1 leaves that half of the check out there: parallel runs each check their own directory).
+// test/helpers/code-cache-pool.ts, excepted), and the system's temp dir nothing new under a name the tests or sq use.
+// Anything left fails the run, named; the run's directory is then removed whole. What is in the system's temp dir is
+// not: on a shared machine it may be another run's (SQ_TEST_SHARED_TMP=1 leaves that half of the check out there:
+// parallel runs each check their own directory).
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { POOL_NAME } from '../helpers/code-cache-pool.js';
-
-/** The data directory of a new PGlite, which test/helpers/sync-db.ts keeps for the run (~6 s of CPU per file). */
-export const PGLITE_DATADIR_NAME = 'pglite-datadir.tar';
 
 /** Names the tests, their helpers and sq give what they make in a temp dir (prefixes). */
 const OURS = /^(sq-|file-)/;
@@ -21,7 +18,7 @@ export function setup(project?: { tmpDir?: string }): () => void {
   const started = Date.now();
   const before = new Set(readdirSync(systemTmp));
   return () => {
-    const left = readdirSync(runDir).filter((n) => n !== vitestOwn && n !== POOL_NAME && n !== PGLITE_DATADIR_NAME);
+    const left = readdirSync(runDir).filter((n) => n !== vitestOwn && n !== POOL_NAME);
     const outside =
       process.env.SQ_TEST_SHARED_TMP === '1'
         ? []
