@@ -100,6 +100,31 @@ export function buildServer(s: Shared) {
         callTool(s, tool, args as ToolArgs, AbortSignal.any([ctx.signal, extra.signal, s.stopCalls.signal])),
     );
   }
+  wrapRequestHandlers(server, s);
+  // A call of a write tool this server does not serve says how to allow it (the SDK's own text says only "not found").
+  const internal = server as unknown as { createToolError(message: string): ToolResult };
+  const toolError = internal.createToolError.bind(server);
+  internal.createToolError = (message: string) => {
+    const name = /Tool (\S+) not found$/.exec(message)?.[1];
+    const access = name === undefined ? undefined : refused.get(name);
+    if (!access) return toolError(message);
+    // Each suggestion is a whole command in its own backticks, so an agent or a user can run it as quoted.
+    const how =
+      access === 'all'
+        ? `\`sq mcp --allow-writes=all\` (every write tool), or \`sq mcp --allow-writes=${name}\` (a list serves exactly the tools it names)`
+        : `\`sq mcp --allow-writes\``;
+    return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with ${how}`));
+  };
+
+  registerResources(server, s);
+  return server;
+}
+
+/** The squid, run and status resources: each read by its verb with --json. */
+/** The SDK's tools/call and tools/list handlers, wrapped: unknown arguments refused by name, tools/list's answer kept. */
+function wrapRequestHandlers(server: ReturnType<typeof buildServer>, s: Shared): void {
+  const { sdk, defs, refused } = s;
+  const { z } = sdk;
   // An unknown argument is a JSON-RPC error (-32602) naming it, before the SDK's own check (whose failure would be a
   // tool result with a generic text).
   const takes = new Map(defs.map((t) => [t.name, schemas(z, t).takes]));
@@ -132,26 +157,8 @@ export function buildServer(s: Shared) {
       return answer;
     });
   }
-  // A call of a write tool this server does not serve says how to allow it (the SDK's own text says only "not found").
-  const internal = server as unknown as { createToolError(message: string): ToolResult };
-  const toolError = internal.createToolError.bind(server);
-  internal.createToolError = (message: string) => {
-    const name = /Tool (\S+) not found$/.exec(message)?.[1];
-    const access = name === undefined ? undefined : refused.get(name);
-    if (!access) return toolError(message);
-    // Each suggestion is a whole command in its own backticks, so an agent or a user can run it as quoted.
-    const how =
-      access === 'all'
-        ? `\`sq mcp --allow-writes=all\` (every write tool), or \`sq mcp --allow-writes=${name}\` (a list serves exactly the tools it names)`
-        : `\`sq mcp --allow-writes\``;
-    return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with ${how}`));
-  };
-
-  registerResources(server, s);
-  return server;
 }
 
-/** The squid, run and status resources: each read by its verb with --json. */
 function registerResources(server: ReturnType<typeof buildServer>, s: Shared) {
   const { ctx, sdk, opts } = s;
   const { ResourceTemplate } = sdk;
