@@ -1,6 +1,7 @@
 // The plan as text, one block per item, field by field, like `terraform plan`: + create, ~ update, - delete.
 import type { Plan, PlanItem, Uncompared } from './diff.js';
 import { counted } from '../output/plural.js';
+import { amount } from '../io/count.js';
 
 const SIGN: Record<PlanItem['action'], string> = { create: '+', update: '~', delete: '-' };
 
@@ -63,9 +64,7 @@ export function planText(plan: Plan): string {
     if (r) {
       // Money: the schedule starts runs, each charged.
       const cost =
-        r.credits_per_run === null
-          ? 'not estimated yet'
-          : `estimated at ${r.credits_per_run.toLocaleString('en-US', { maximumFractionDigits: 4 })} credits`;
+        r.credits_per_run === null ? 'not estimated yet' : `estimated at ${amount(r.credits_per_run)} credits`;
       lines.push(
         `    runs on schedule (${r.schedule}; next ${r.next_run ?? 'none within 5 years'}): each run is charged, ${cost}${r.note ? ` (${r.note})` : ''}`,
       );

@@ -3,10 +3,11 @@
 import type { ChainCost, ResetCharge, SpendContext } from './spend.js';
 import { creditsBeforeReset, resetsLeft, type AutoResetFacts, type BalanceFacts } from './charges.js';
 import { describeCron, nextRun, parseCron } from '../api/cron.js';
+import { amount } from '../io/count.js';
 
 /** "1,234.5": credits without float noise. */
 export function fmtCredits(v: number): string {
-  return v.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  return amount(v);
 }
 
 /** The paid functions a run would charge (every service but the base scrape), each with how to turn it off. */

@@ -16,6 +16,7 @@ import type { Style } from '../output/ansi.js';
 import { openWeb, WEB_OPTION } from '../cli/browser.js';
 import type { Status, StatusRun, WindowReset } from './_shared/status-screen.js';
 import { resetOfRun, windowResets } from '../billing/resets.js';
+import { count } from '../io/count.js';
 
 /** sq status as a whole gives up after this long (--timeout): a service that hangs must not hold the screen for minutes. */
 const DEADLINE_MS = 20_000;
@@ -267,7 +268,7 @@ function brief(r: Run): StatusRun {
 
 /** The text screen, piped: long lines kept whole. */
 function screen(st: Status, style: Style): string {
-  const n = (v: number | null) => (v === null ? '?' : v.toLocaleString('en-US'));
+  const n = (v: number | null) => (v === null ? '?' : count(v));
   const lines: string[] = [];
   const section = (title: string) => lines.push('', style.bold(title));
   const u = st.user;

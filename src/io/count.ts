@@ -13,3 +13,13 @@ export function count(n: number): string {
   for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return n < 0 ? `-${out}` : out;
 }
+
+/**
+ * "1,234.5": an amount that may have a fraction (credits: fractional rates exist), to 4 decimals without float noise,
+ * as `n.toLocaleString('en-US', { maximumFractionDigits: 4 })`; a safe integer by count()'s grouping, without ICU.
+ */
+export function amount(n: number): string {
+  return Number.isSafeInteger(n) && !Object.is(n, -0)
+    ? count(n)
+    : n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+}

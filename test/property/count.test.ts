@@ -2,7 +2,7 @@
 // its first use in a process) and gives exactly what toLocaleString('en-US') gives, for any number.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { count } from '../../src/io/count.js';
+import { amount, count } from '../../src/io/count.js';
 
 describe('count(n) is n.toLocaleString("en-US")', () => {
   it('for the edges: zero, -0, each number of digits, the safe-integer bounds and past them, fractions, NaN, Infinity', () => {
@@ -18,5 +18,20 @@ describe('count(n) is n.toLocaleString("en-US")', () => {
       { numRuns: 2000 },
     );
     fc.assert(fc.property(fc.double(), (n) => count(n) === n.toLocaleString('en-US')));
+  });
+});
+
+describe('amount(n) is n.toLocaleString("en-US", { maximumFractionDigits: 4 })', () => {
+  const same = (n: number) => amount(n) === n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+
+  it('for the edges: credits with fractions, -0, the safe-integer bounds and past them, NaN, Infinity', () => {
+    const edges = [0, -0, 1, 999, 1000, 1234.5, 0.00005, 0.12345, 12.3456789, -1234.5678, 1e21, 2 ** 53];
+    edges.push(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, Number.NaN, Number.POSITIVE_INFINITY);
+    for (const n of edges) expect(same(n), String(n)).toBe(true);
+  });
+
+  it('for any safe integer, and any double', () => {
+    fc.assert(fc.property(fc.maxSafeInteger(), same), { numRuns: 2000 });
+    fc.assert(fc.property(fc.double(), same));
   });
 });

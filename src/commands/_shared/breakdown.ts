@@ -4,6 +4,7 @@
 import type { Ctx } from '../../cli/context.js';
 import type { Column } from '../../output/index.js';
 import type { Rec } from '../../lib/guards.js';
+import { amount } from '../../io/count.js';
 
 export async function printBreakdown(
   ctx: Ctx,
@@ -23,7 +24,5 @@ export async function printBreakdown(
 /** "1,234.5": credits as the API counts them (fractional rates exist), without float noise. */
 export function credits(v: unknown): string {
   const n = Number(v);
-  return v === null || v === undefined || !Number.isFinite(n)
-    ? ''
-    : n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  return v === null || v === undefined || !Number.isFinite(n) ? '' : amount(n);
 }

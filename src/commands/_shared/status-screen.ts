@@ -9,6 +9,7 @@ import { displayWidth, truncateWidth } from '../../output/width.js';
 import { parsePercent } from '../../api/runs.js';
 import { finiteNumber, type Rec } from '../../lib/guards.js';
 import type { AutoReset } from '../../api/billing.js';
+import { count } from '../../io/count.js';
 
 /** An Auto Billing Reset of the 24-hour window (src/billing/resets.ts) and the recent run that set it off, if any. */
 export interface WindowReset {
@@ -70,7 +71,7 @@ interface ScreenOptions {
 }
 
 const BAR = 12;
-const n = (v: number | null | undefined) => (v === null || v === undefined ? '?' : v.toLocaleString('en-US'));
+const n = (v: number | null | undefined) => (v === null || v === undefined ? '?' : count(v));
 
 export function peopleScreen(st: Status, o: ScreenOptions): string {
   const { style } = o;

@@ -13,6 +13,7 @@ import { newProgress } from '../../results/whole-pages.js';
 import { nonEmpty, enumFlag } from '../../validate/index.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 import type { Ctx } from '../../cli/context.js';
+import { count } from '../../io/count.js';
 
 export default defineVerb({
   name: 'download',
@@ -164,13 +165,13 @@ async function writeBody(
   state: { bytes: number },
 ): Promise<{ target: string; bytes: number } | undefined> {
   if (t.output === '-') {
-    const count = new Transform({
+    const counted = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         state.bytes += chunk.length;
         cb(null, chunk);
       },
     });
-    await pipeline(res.body, count, ctx.io.stdout as NodeJS.WritableStream, { end: false });
+    await pipeline(res.body, counted, ctx.io.stdout as NodeJS.WritableStream, { end: false });
     return undefined;
   }
   let target = t.output as string;
@@ -216,8 +217,8 @@ async function refuseTooManyRows(http: HttpClient, runId: string): Promise<void>
   const rows = Number((await getRun(http, runId)).total_results);
   if (Number.isFinite(rows) && rows > XLSX_MAX_ROWS) {
     throw new UsageError(
-      `--file-format xlsx: run ${runId} has ${rows.toLocaleString('en-US')} rows and an XLSX sheet ` +
-        `holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')}; use --file-format csv, json or jsonl`,
+      `--file-format xlsx: run ${runId} has ${count(rows)} rows and an XLSX sheet ` +
+        `holds at most ${count(XLSX_MAX_ROWS)}; use --file-format csv, json or jsonl`,
     );
   }
 }
