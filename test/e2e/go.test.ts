@@ -2,10 +2,10 @@
 // reuses the squid and resumes the run instead of starting a second one, and exports the results to the file.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, binCacheDir, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { start } from '../helpers/go-rerun.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
@@ -26,21 +26,10 @@ it('killed mid-wait, then run again: one run, resumed, and its results in the fi
     '200ms',
   ];
   // The emulator's clock stands still: the run stays in progress while sq waits.
-  const child = execa(process.execPath, [BIN, ...args], {
-    env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' },
-    extendEnv: false,
-    reject: false,
-  });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  await waitFor(
-    () => err,
-    (e) => /run [0-9a-f]+ started/.test(e),
-    'the run to start',
-    EVENT_MS,
-  );
+  const { child, stderr } = start(emu, args, tempConfigDir());
+  await waitFor(stderr, (e) => /run [0-9a-f]+ started/.test(e), 'the run to start', EVENT_MS);
   // Killed while it waits for the run: once it has asked for the run's state (not a fixed sleep).
-  const started = /run ([0-9a-f]+) started/.exec(err)![1];
+  const started = /run ([0-9a-f]+) started/.exec(stderr())![1];
   await waitFor(
     () => emu.requests('GET'),
     (rs) => rs.some((r) => r.path.startsWith(`/v1/runs/${started}`)),
@@ -49,32 +38,24 @@ it('killed mid-wait, then run again: one run, resumed, and its results in the fi
   );
   child.kill('SIGTERM');
   const first = await child;
-  expect(first.exitCode, err).toBe(143);
-  const runId = /run ([0-9a-f]+) started/.exec(err)![1];
+  expect(first.exitCode, stderr()).toBe(143);
+  const runId = /run ([0-9a-f]+) started/.exec(stderr())![1];
 
   // The clock moves only once the rerun has chosen its run: moved earlier (a slow start on a loaded machine), the
   // first run could finish before it is looked for, and a finished run is rightly not resumed.
-  const second = execa(process.execPath, [BIN, ...args], {
-    env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' },
-    extendEnv: false,
-    reject: false,
-  });
-  let err2 = '';
-  let done = false;
-  second.stderr!.on('data', (d: Buffer) => (err2 += d));
-  void second.finally(() => (done = true));
+  const second = start(emu, args, tempConfigDir());
   await waitFor(
-    () => done || /run [0-9a-f]+ (resumed|started)/.test(err2),
+    () => second.done() || /run [0-9a-f]+ (resumed|started)/.test(second.stderr()),
     Boolean,
     'the rerun to choose its run',
     EVENT_MS,
   );
-  while (!done) {
+  while (!second.done()) {
     await emu.advance(1000);
     await new Promise((r) => setTimeout(r, 100));
   }
-  const res = await second;
-  const again = { code: res.exitCode, stderr: err2 };
+  const res = await second.child;
+  const again = { code: res.exitCode, stderr: second.stderr() };
   expect(again.code, again.stderr).toBe(0);
   expect(again.stderr).toMatch(
     /squid "go amazon-products [0-9a-f]{16}" \([0-9a-f]+\) reused\nparams set: max_results\n0 tasks added, 1 already there\n/,
