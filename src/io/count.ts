@@ -19,7 +19,5 @@ export function count(n: number): string {
  * as `n.toLocaleString('en-US', { maximumFractionDigits: 4 })`; a safe integer by count()'s grouping, without ICU.
  */
 export function amount(n: number): string {
-  return Number.isSafeInteger(n) && !Object.is(n, -0)
-    ? count(n)
-    : n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  return Number.isSafeInteger(n) ? count(n) : n.toLocaleString('en-US', { maximumFractionDigits: 4 });
 }
