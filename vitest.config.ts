@@ -31,6 +31,11 @@ export default defineConfig({
     // Most tests wait on I/O (loopback HTTP, child processes), so more workers than the 2 cores CI has pay off: on 2
     // idle cores the suite took 83 s with 3 workers, 75 s with 4 and 77 s with 5 (2026-11-26).
     pool: 'forks',
+    // The workers run without TurboFan (--no-opt; Ignition and Sparkplug still run): they run a great deal of code a
+    // few times each, and optimising it cost more than it saved. perf over a whole run found V8's optimising compiler
+    // in ~16% of the workers' samples; with --no-opt, back to back on 2 idle cores, vitest took 235 CPU-s and 126 s
+    // against 254 CPU-s and 135 s (2026-12-02). Only the workers: every sq a test starts runs with Node's defaults.
+    poolOptions: { forks: { execArgv: ['--no-opt'] } },
     // A worker runs file after file with the modules it already loaded: importing the CLI and the emulator through
     // vite's module runner (~2 s of CPU) is paid once per worker, not once per file (test/commands: 51 s of CPU
     // isolated, 27 s not). Files keep to themselves without it: every emulator, server and temp dir is a file's
