@@ -18,12 +18,19 @@ const runDir = process.env.SQ_TEST_RUN_DIR ?? mkdtempSync(join(systemTmp, 'sq-te
 process.env.SQ_TEST_RUN_DIR = runDir;
 process.env.TMPDIR = runDir;
 
-// npm test: needs nothing but Node and npm, and changes nothing on the machine. What only the system can bring
-// (OpenSSH, tmux, zsh, fish, man) is under test/system/, run by `npm run test:system` (vitest.system.config.ts).
+// npm test: needs nothing but Node and npm, and changes nothing on the machine. Three suites share this setup:
+//  - npm test (this file): every test that runs sq in-process (unit, commands, emulator, output, help, property),
+//    with those that run its shells and pages (completion, the README's and docs' blocks, the demo tour);
+//  - npm run test:e2e (vitest.e2e.config.ts): test/e2e/, the built bin/sq.js as processes (signals, the launcher and
+//    its code caches, pipes, processes racing, the package). A test there costs a process (~0.25 s of CPU under the
+//    suite's load) where its point is the process; in npm test they were half the CPU of the run (111 of 236 CPU-s
+//    of the files, 2026-12-02), which kept npm test at ~170 s on 2 cores. .ci/run runs them on Node 20, 22 and 24;
+//  - npm run test:system (vitest.system.config.ts): what only the system can bring (OpenSSH, tmux, zsh, fish, man,
+//    PostgreSQL's server), under test/system/.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/system/**', '**/node_modules/**'],
+    exclude: ['test/system/**', 'test/e2e/**', '**/node_modules/**'],
     setupFiles: ['test/setup/cache-dir.ts', 'test/setup/env.ts', 'test/setup/cpu-log.ts', 'test/setup/templates.ts'],
     globalSetup: ['test/setup/temp-dirs.ts'],
     testTimeout: 30_000,

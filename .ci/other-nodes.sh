@@ -19,7 +19,7 @@ run_major() {
   (cd "$dir" && npm pack --silent "node-linux-$arch@$v" >/dev/null && tar -xzf node-linux-*.tgz) || return 1
   local bin="$dir/package/bin/node"
   echo "== e2e tests on Node $("$bin" --version)"
-  "$bin" node_modules/vitest/vitest.mjs run test/e2e || status=$?
+  "$bin" node_modules/vitest/vitest.mjs run --config vitest.e2e.config.ts || status=$?
   echo "== e2e tests on Node $v took $((SECONDS - t0)) s (exit $status)"
   return "$status"
 }

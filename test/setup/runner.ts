@@ -1,4 +1,4 @@
-// The test runner of npm test and npm run test:system: vitest's own, with the request-log check of the test helper
+// The test runner of npm test, test:e2e and test:system: vitest's own, with the request-log check of the test helper
 // (test/helpers/write-check.ts) around each test's body: a write sq made during the body that the test did not
 // expect fails the test, as gh's httpmock Verify does. Hooks are set-up: their writes are free.
 import { VitestTestRunner } from 'vitest/runners';

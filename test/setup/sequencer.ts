@@ -3,7 +3,8 @@
 // on the real clock can then start last and hold the run open alone. The files below take the longest (syncs killed
 // and rerun, runaway filters stopped by signals, interrupted exports, 8 processes sharing a real 2-per-second budget,
 // 84 processes racing for a lock file, a property of 8 emulators, the docs' blocks and the demo and README tours'
-// sequential steps): they start first, so their waits overlap the rest.
+// sequential steps): they start first, so their waits overlap the rest. One list for npm test and test:e2e (each
+// suite's files are in it; the other's never match).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const FIRST = [

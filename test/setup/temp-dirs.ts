@@ -1,5 +1,5 @@
-// The global teardown of `npm test`: the run's temp directory (vitest.config.ts) must hold nothing once every test
-// file has removed its own (vitest's own project directory and the run's code cache pool,
+// The global teardown of npm test, test:e2e and test:system: the run's temp directory (vitest.config.ts) must hold
+// nothing once every test file has removed its own (vitest's own project directory and the run's code cache pool,
 // test/helpers/code-cache-pool.ts, excepted), and the system's temp dir nothing new under a name the tests or sq use.
 // Anything left fails the run, named; the run's directory is then removed whole. What is in the system's temp dir is
 // not: on a shared machine it may be another run's (SQ_TEST_SHARED_TMP=1 leaves that half of the check out there:
