@@ -169,7 +169,7 @@ _sq_opts() {
     'plan') echo '-f --file --detailed-exitcode --assume-unchanged' ;;
     'apply') echo '-f --file --max-credits --assume-unchanged' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
-    'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
+    'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include --max-credits' ;;
     'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
     'doctor') echo '--strict' ;;
@@ -224,7 +224,7 @@ _sq_vopts() {
     'plan') echo '-f --file --assume-unchanged' ;;
     'apply') echo '-f --file --max-credits --assume-unchanged' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
-    'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
+    'api') echo '-X --method -f --raw-field -F --field --input -H --header --max-credits' ;;
     'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
   esac

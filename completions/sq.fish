@@ -96,7 +96,7 @@ function __sq_vopts
         case 'webhook listen'
             __sq_words --port --host --path --events --forward-to
         case 'api'
-            __sq_words -X --method -f --raw-field -F --field --input -H --header
+            __sq_words -X --method -f --raw-field -F --field --input -H --header --max-credits
         case 'mcp'
             __sq_words --allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env
         case 'emulator start'
@@ -915,6 +915,7 @@ complete -c sq -n '__sq_is \'api\'' -l input -r -F -d 'request body from a file 
 complete -c sq -n '__sq_is \'api\'' -l paginate -d 'follow every page of a list endpoint'
 complete -c sq -n '__sq_is \'api\'' -s H -l header -x -d 'add a request header (repeatable)'
 complete -c sq -n '__sq_is \'api\'' -s i -l include -d 'print the HTTP status line and response headers before the body'
+complete -c sq -n '__sq_is \'api\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 
 # sq mcp
 complete -c sq -n '__sq_is \'mcp\'' -l allow-writes -x -d 'serve write tools: alone, all but deletes and billing; "all": every one; or a comma-separated list of tools'

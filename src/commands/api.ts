@@ -6,6 +6,8 @@ import { readInput } from '../cli/stdin.js';
 import { isSecretKey, MASK, maskSecrets, secretValues } from '../lib/secrets.js';
 import type { Ctx } from '../cli/context.js';
 import { importPackage } from '../import-package.js';
+import { MAX_CREDITS_OPTION } from '../billing/guard.js';
+import { creditsValue } from '../config/settings.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
@@ -21,7 +23,12 @@ export default defineVerb({
     'with --format ndjson). -H adds a request header (not Authorization: the key comes from SQ_TOKEN or the profile, ' +
     'never from the command line); header values named like secrets are masked in --verbose traces. -i prints the ' +
     'HTTP status line and the response headers before the body (secret-looking ones masked unless --show-secrets), ' +
-    'also for a 4xx answer, which still exits with its error code. --jq/--template filter the body like any --json output.',
+    'also for a 4xx answer, which still exits with its error code. --jq/--template filter the body like any --json output.\n\n' +
+    'Spending: a request that starts a run (POST /v1/runs) is estimated first, as `sq runs start` is: the estimate on ' +
+    "stderr, the cap (--max-credits, SQ_MAX_CREDITS, the profile's max-credits; above it exit 9 and nothing is sent), " +
+    'and a run that may set off an Auto Billing Reset (a card charge) needs --yes off a terminal. A POST to ' +
+    '/v1/plans/auto-reset that can charge the card more than the current setting asks first, as `sq billing auto-reset` ' +
+    'does (--yes in scripts; without a terminal and without --yes nothing is sent, exit 2).',
   args: ['<path>'],
   options: [
     { flags: '-X, --method <method>', description: 'HTTP method', choices: METHODS },
@@ -35,6 +42,7 @@ export default defineVerb({
     { flags: '--paginate', description: 'follow every page of a list endpoint' },
     { flags: '-H, --header <key:value>', description: 'add a request header (repeatable)', repeatable: true },
     { flags: '-i, --include', description: 'print the HTTP status line and response headers before the body' },
+    MAX_CREDITS_OPTION,
   ],
   examples: [
     'sq api /v1/me',
@@ -44,6 +52,7 @@ export default defineVerb({
     'sq api /v1/plans/auto-reset --input body.json',
     "sq api squids --jq '.data[].name'",
     "sq api -i -H 'Accept-Language: fr' /v1/me",
+    'sq api /v1/runs -f squid=<hash> --max-credits 500',
   ],
   async run(ctx, [rawPath], opts) {
     const path = apiPath(rawPath);
@@ -70,6 +79,11 @@ export default defineVerb({
         ? 'GET'
         : 'POST';
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+    if (opts.maxCredits !== undefined) {
+      creditsValue('--max-credits', String(opts.maxCredits));
+      if (method !== 'POST' || apiEndpoint(path) !== '/v1/runs')
+        throw new UsageError('--max-credits applies to a request that starts a run (POST /v1/runs) only');
+    }
     const query = method === 'GET' || method === 'HEAD' ? (fields as Record<string, string>) : undefined;
     if (method !== 'GET' && method !== 'HEAD' && hasFields) body = { ...(body as object), ...fields };
     // A password sent in the body is scrubbed from every message too (a server's error may quote the body back).
@@ -87,6 +101,10 @@ export default defineVerb({
     // client's pacing, and 5xx with its retries.
     // Fields made the request a POST (no -X, no --input): a 405 then says so, and how to send them as a query.
     const madePost = !opts.method && body !== undefined && opts.input === undefined;
+    if (method === 'POST') {
+      const { guardRawWrite } = await import('../billing/raw-write.js');
+      await guardRawWrite(ctx, http, method, apiEndpoint(path), body, opts.maxCredits);
+    }
     try {
       const res = await http.request(method, path, {
         query,
@@ -115,6 +133,11 @@ export default defineVerb({
     }
   },
 });
+
+/** The path without its query or fragment, and without a trailing slash. */
+function apiEndpoint(path: string): string {
+  return path.split(/[?#]/)[0].replace(/\/+$/, '');
+}
 
 /** What a 405 says after -f/-F turned a GET into a POST. */
 function postHint(path: string, fields: Record<string, unknown>): string {

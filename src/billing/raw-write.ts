@@ -1,0 +1,64 @@
+// `sq api` sends what it is given, but the money rules hold for it as for every verb: a raw request that starts a run
+// or can charge the card says so first, can be capped, and a card charge needs a yes.
+// - POST /v1/runs (a run of the body's squid): the guard of `sq runs start` — the estimate line on stderr, the cap
+//   (--max-credits, SQ_MAX_CREDITS, the profile's max-credits: exit 9, nothing sent), and a possible Auto Billing
+//   Reset needs --yes off a terminal (a terminal asks).
+// - POST /v1/plans/auto-reset that can charge more than the current setting (turning it on, a lower threshold, more
+//   resets, or usage already above the new threshold, which fires a reset at once): the question of
+//   `sq billing auto-reset`, --yes off a terminal (without it, exit 2 and nothing sent).
+// Any other request goes as it is. A body the guard cannot read as the API would (enabled: "yes") counts as the
+// costlier reading.
+import type { Ctx } from '../cli/context.js';
+import type { HttpClient } from '../api/http.js';
+import { AUTO_RESET_PATH, getAutoReset, raisesCharges } from '../api/billing.js';
+import { RUNS_PATH } from '../api/runs.js';
+import { confirmOrCancel } from '../cli/confirm.js';
+import { UsageError } from '../errors.js';
+import { guardSpend, spendPolicy } from './guard.js';
+
+/** Before `sq api` sends `method` to `endpoint` (its path without query or trailing slash) with `body`: the guard a
+ * request that spends needs, or nothing. */
+export async function guardRawWrite(
+  ctx: Ctx,
+  http: HttpClient,
+  method: string,
+  endpoint: string,
+  body: unknown,
+  maxCredits: string | undefined,
+): Promise<void> {
+  if (method !== 'POST') return;
+  const fields =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  if (endpoint === RUNS_PATH) {
+    const squid = fields.squid;
+    // No squid, no run: the API refuses the request (400) and nothing is spent.
+    if (squid === undefined || squid === null || squid === '') return;
+    const policy = await spendPolicy(ctx, maxCredits);
+    await guardSpend(ctx, http, String(squid), policy);
+    return;
+  }
+  if (endpoint === AUTO_RESET_PATH) {
+    const before = await getAutoReset(http);
+    const number = (v: unknown, was: number) => (v === undefined || !Number.isFinite(Number(v)) ? was : Number(v));
+    const after = {
+      enabled: fields.enabled === undefined ? before.enabled === true : fields.enabled !== false,
+      threshold_pct: number(fields.threshold_pct, before.threshold_pct),
+      max_resets_per_24h: number(fields.max_resets_per_24h, before.max_resets_per_24h),
+    };
+    if (!raisesCharges(before, after)) return;
+    const usage = before.current_usage_pct;
+    const firesNow = typeof usage === 'number' && usage > after.threshold_pct;
+    if (firesNow)
+      ctx.out.warn(
+        `current usage is ${usage}%, above the ${after.threshold_pct}% threshold: a reset fires as soon as this is ` +
+          'saved, and the card on file is charged for a plan renewal right away.',
+      );
+    const what =
+      `POST ${AUTO_RESET_PATH} turns on or raises automatic billing resets (threshold ${after.threshold_pct}%, up to ` +
+      `${after.max_resets_per_24h} per 24 h): each reset charges the card on file${firesNow ? ', and one fires now' : ''}`;
+    // Off a terminal the refusal says what the yes is for, not only that one is needed.
+    if (!ctx.globals.yes && !ctx.globals.dryRun && !ctx.canPrompt())
+      throw new UsageError(`${what}; nothing was sent: pass --yes to send it`);
+    await confirmOrCancel(ctx, `Send it? ${what}.`, 'cancelled: nothing was sent, the setting is unchanged');
+  }
+}
