@@ -26,7 +26,9 @@ export default defineVerb({
     'also for a 4xx answer, which still exits with its error code. --jq/--template filter the body like any --json output.\n\n' +
     'Spending: a request that starts a run (POST /v1/runs) is estimated first, as `sq runs start` is: the estimate on ' +
     "stderr, the cap (--max-credits, SQ_MAX_CREDITS, the profile's max-credits; above it exit 9 and nothing is sent), " +
-    'and a run that may set off an Auto Billing Reset (a card charge) needs --yes off a terminal. A POST to ' +
+    'and a run that may set off an Auto Billing Reset (a card charge) needs --yes off a terminal. A squid update that ' +
+    'turns a schedule on (POST /v1/squids/{id}) says what each scheduled run costs, with the same cap and question, as ' +
+    '`sq squids update --schedule` does. A POST to ' +
     '/v1/plans/auto-reset that can charge the card more than the current setting asks first, as `sq billing auto-reset` ' +
     'does (--yes in scripts; without a terminal and without --yes nothing is sent, exit 2).',
   args: ['<path>'],
@@ -81,8 +83,11 @@ export default defineVerb({
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
     if (opts.maxCredits !== undefined) {
       creditsValue('--max-credits', String(opts.maxCredits));
-      if (method !== 'POST' || apiEndpoint(path) !== '/v1/runs')
-        throw new UsageError('--max-credits applies to a request that starts a run (POST /v1/runs) only');
+      const { spendingEndpoint } = await import('./_shared/raw-spend.js');
+      if (!spendingEndpoint(method, apiEndpoint(path)))
+        throw new UsageError(
+          '--max-credits applies to a request that starts runs (POST /v1/runs, or POST /v1/squids/{id} turning a schedule on) only',
+        );
     }
     const query = method === 'GET' || method === 'HEAD' ? (fields as Record<string, string>) : undefined;
     if (method !== 'GET' && method !== 'HEAD' && hasFields) body = { ...(body as object), ...fields };
@@ -102,7 +107,7 @@ export default defineVerb({
     // Fields made the request a POST (no -X, no --input): a 405 then says so, and how to send them as a query.
     const madePost = !opts.method && body !== undefined && opts.input === undefined;
     if (method === 'POST') {
-      const { guardRawWrite } = await import('../billing/raw-write.js');
+      const { guardRawWrite } = await import('./_shared/raw-spend.js');
       await guardRawWrite(ctx, http, method, apiEndpoint(path), body, opts.maxCredits);
     }
     try {

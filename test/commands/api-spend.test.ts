@@ -66,8 +66,11 @@ describe('sq api POST /v1/runs', () => {
 
   it('--max-credits on anything but POST /v1/runs, or not a number, is exit 2 before any request', async () => {
     for (const [args, message] of [
-      [['/v1/me', '--max-credits', '5'], '--max-credits applies to a request that starts a run (POST /v1/runs) only'],
-      [['/v1/squids', '-f', 'name=x', '--max-credits', '5'], '--max-credits applies to a request that starts a run'],
+      [
+        ['/v1/me', '--max-credits', '5'],
+        '--max-credits applies to a request that starts runs (POST /v1/runs, or POST /v1/squids/{id} turning a schedule on) only',
+      ],
+      [['/v1/squids', '-f', 'name=x', '--max-credits', '5'], '--max-credits applies to a request that starts runs'],
       [['/v1/runs', '-f', 'squid=x', '--max-credits', 'lots'], '--max-credits must be a number of credits'],
     ] as const) {
       const r = await sq(['api', ...args], { env: emu.env() });
@@ -85,6 +88,43 @@ describe('sq api POST /v1/runs', () => {
     const u = await sq(['api', `/v1/squids/${headphones()}`, '-F', 'concurrency=2'], { env: emu.env() });
     expect(u.code).toBe(0);
     expect(await posts()).toEqual([`/v1/squids/${headphones()}`]);
+  });
+});
+
+describe('sq api POST /v1/squids/{id} turning a schedule on', () => {
+  it('no cap, no terminal: the schedule and what each run costs on stderr, then the write', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const r = await sq(['api', `/v1/squids/${headphones()}`, '-f', 'cron_expression=0 9 * * 1'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Schedule: Mondays at 09:00 UTC; next run \d{4}-\d\d-\d\dT\d\d:\d\dZ \(UTC\)\./);
+    expect(r.stderr).toMatch(/Each scheduled run is estimated at \d+ credits/);
+    expect(await posts()).toEqual(['/v1/squid/estimate', `/v1/squids/${headphones()}`]);
+  });
+
+  it("--max-credits below a run's estimate: exit 9, the schedule not written; with new params, the estimate says it is of the old ones", async () => {
+    const r = await sq(['api', `/v1/squids/${headphones()}`, '-f', 'cron_expression=0 9 * * 1', '--max-credits', '1'], {
+      env: emu.env(),
+    });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('above the cap of 1 (--max-credits)');
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    emu.expectWrites('POST /v1/squids/*');
+    const p = await sq(
+      ['api', `/v1/squids/${headphones()}`, '-F', 'cron_expression="0 9 * * 1"', '-F', 'params={"max_results":5}'],
+      { env: emu.env() },
+    );
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.stderr).toContain("the estimate is of the squid's parameters before this request, which changes them");
+  });
+
+  it('a write that turns nothing on (deactivating, a name) estimates nothing', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const id = headphones();
+    for (const f of ['is_active=false', 'name=Renamed']) {
+      const r = await sq(['api', `/v1/squids/${id}`, '-F', f], { env: emu.env() });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(await posts()).toEqual([`/v1/squids/${id}`, `/v1/squids/${id}`]);
   });
 });
 

@@ -9,7 +9,7 @@ import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { SqError, UsageError, refuseProblems } from '../../errors.js';
 import { enumFlag, exclusive, intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
 import { cronFlag, timezoneFlag } from './_shared/schedule.js';
-import { liveSchedule } from '../../account/state.js';
+import { scheduleAfter } from '../_shared/schedule-after.js';
 import { guardSchedule, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
 
 /** The account flags, each reference trimmed, checked for contradictions; exit 2 when nothing at all is to be updated. */
@@ -269,17 +269,4 @@ async function refuseUnknownParams(
     '; nothing was sent',
   );
   return squid;
-}
-
-/**
- * The schedule that fires once `body` is written, when the squid is (and stays) active and the update sets or moves
- * it (--schedule, or --timezone on a scheduled squid); null when it turns nothing on.
- */
-function scheduleAfter(live: Squid, body: Record<string, unknown>): { cron: string; timezone: string } | null {
-  if (body.is_active === false || (live.is_active === false && body.is_active !== true)) return null;
-  const had = liveSchedule(live);
-  const cron =
-    typeof body.cron_expression === 'string' ? body.cron_expression : body.cron_expression === null ? null : had?.cron;
-  if (!cron) return null;
-  return { cron, timezone: typeof body.timezone === 'string' ? body.timezone : (had?.timezone ?? 'UTC') };
 }

@@ -3,18 +3,30 @@
 // - POST /v1/runs (a run of the body's squid): the guard of `sq runs start` — the estimate line on stderr, the cap
 //   (--max-credits, SQ_MAX_CREDITS, the profile's max-credits: exit 9, nothing sent), and a possible Auto Billing
 //   Reset needs --yes off a terminal (a terminal asks).
+// - POST /v1/squids/{id} that turns a schedule on (a cron on an active squid, or activating a scheduled one): the
+//   guard of `sq squids update --schedule` — what each scheduled run costs, the cap, the question.
 // - POST /v1/plans/auto-reset that can charge more than the current setting (turning it on, a lower threshold, more
 //   resets, or usage already above the new threshold, which fires a reset at once): the question of
 //   `sq billing auto-reset`, --yes off a terminal (without it, exit 2 and nothing sent).
 // Any other request goes as it is. A body the guard cannot read as the API would (enabled: "yes") counts as the
 // costlier reading.
-import type { Ctx } from '../cli/context.js';
-import type { HttpClient } from '../api/http.js';
-import { AUTO_RESET_PATH, getAutoReset, raisesCharges } from '../api/billing.js';
-import { RUNS_PATH } from '../api/runs.js';
-import { confirmOrCancel } from '../cli/confirm.js';
-import { UsageError } from '../errors.js';
-import { guardSpend, spendPolicy } from './guard.js';
+import type { Ctx } from '../../cli/context.js';
+import type { HttpClient } from '../../api/http.js';
+import { AUTO_RESET_PATH, getAutoReset, raisesCharges } from '../../api/billing.js';
+import { RUNS_PATH } from '../../api/runs.js';
+import { getSquid } from '../../api/squids.js';
+import { confirmOrCancel } from '../../cli/confirm.js';
+import { UsageError } from '../../errors.js';
+import { guardSchedule, guardSpend, spendPolicy } from '../../billing/guard.js';
+import { scheduleAfter } from './schedule-after.js';
+
+/** A squid's own path: POST there updates it. */
+const SQUID_PATH = /^\/v1\/squids\/([^/]+)$/;
+
+/** Whether `sq api` can spend with `method` on `endpoint`: what --max-credits applies to. */
+export function spendingEndpoint(method: string, endpoint: string): boolean {
+  return method === 'POST' && (endpoint === RUNS_PATH || SQUID_PATH.test(endpoint));
+}
 
 /** Before `sq api` sends `method` to `endpoint` (its path without query or trailing slash) with `body`: the guard a
  * request that spends needs, or nothing. */
@@ -35,6 +47,20 @@ export async function guardRawWrite(
     if (squid === undefined || squid === null || squid === '') return;
     const policy = await spendPolicy(ctx, maxCredits);
     await guardSpend(ctx, http, String(squid), policy);
+    return;
+  }
+  const squidPath = SQUID_PATH.exec(endpoint);
+  if (squidPath && ['cron_expression', 'timezone', 'is_active'].some((k) => fields[k] !== undefined)) {
+    const id = decodeURIComponent(squidPath[1]);
+    // is_active: anything but false may be read as true by the API: the costlier reading.
+    const body = fields.is_active === undefined || fields.is_active === false ? fields : { ...fields, is_active: true };
+    const turnsOn = scheduleAfter(await getSquid(http, id), body);
+    if (!turnsOn) return;
+    await guardSchedule(ctx, http, id, await spendPolicy(ctx, maxCredits), turnsOn, id);
+    if (fields.params !== undefined)
+      ctx.out.warn(
+        "the estimate is of the squid's parameters before this request, which changes them: `sq squids estimate` gives the new one",
+      );
     return;
   }
   if (endpoint === AUTO_RESET_PATH) {
