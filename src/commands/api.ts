@@ -61,15 +61,7 @@ export default defineVerb({
     const fields: Record<string, unknown> = {};
     for (const kv of opts.rawField ?? []) Object.assign(fields, splitKv(kv, '-f', false));
     for (const kv of opts.field ?? []) Object.assign(fields, splitKv(kv, '-F', true));
-    let body: unknown;
-    if (opts.input !== undefined) {
-      const text = await readInput(ctx, '--input', String(opts.input));
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new UsageError('--input must contain JSON');
-      }
-    }
+    let body = opts.input === undefined ? undefined : await readJsonInput(ctx, String(opts.input));
     const headers = parseHeaders(ctx, opts.header ?? []);
     if (opts.include && opts.paginate)
       throw new UsageError('-i/--include shows one response; it cannot be combined with --paginate');
@@ -81,14 +73,7 @@ export default defineVerb({
         ? 'GET'
         : 'POST';
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
-    if (opts.maxCredits !== undefined) {
-      creditsValue('--max-credits', String(opts.maxCredits));
-      const { spendingEndpoint } = await import('./_shared/raw-spend.js');
-      if (!spendingEndpoint(method, apiEndpoint(path)))
-        throw new UsageError(
-          '--max-credits applies to a request that starts runs (POST /v1/runs, or POST /v1/squids/{id} turning a schedule on) only',
-        );
-    }
+    if (opts.maxCredits !== undefined) await checkMaxCredits(method, apiEndpoint(path), String(opts.maxCredits));
     const query = method === 'GET' || method === 'HEAD' ? (fields as Record<string, string>) : undefined;
     if (method !== 'GET' && method !== 'HEAD' && hasFields) body = { ...(body as object), ...fields };
     // A password sent in the body is scrubbed from every message too (a server's error may quote the body back).
@@ -138,6 +123,26 @@ export default defineVerb({
     }
   },
 });
+
+/** The body of --input FILE (or - for stdin): JSON, or exit 2. */
+async function readJsonInput(ctx: Ctx, input: string): Promise<unknown> {
+  const text = await readInput(ctx, '--input', input);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError('--input must contain JSON');
+  }
+}
+
+/** --max-credits: a number of credits, on a request that can start runs; exit 2 otherwise, before any request. */
+async function checkMaxCredits(method: string, endpoint: string, value: string): Promise<void> {
+  creditsValue('--max-credits', value);
+  const { spendingEndpoint } = await import('./_shared/raw-spend.js');
+  if (!spendingEndpoint(method, endpoint))
+    throw new UsageError(
+      '--max-credits applies to a request that starts runs (POST /v1/runs, or POST /v1/squids/{id} turning a schedule on) only',
+    );
+}
 
 /** The path without its query or fragment, and without a trailing slash. */
 function apiEndpoint(path: string): string {
