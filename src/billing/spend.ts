@@ -238,6 +238,10 @@ export async function chainCost(
   if (typeof mod.id === 'string') {
     const c = await http.get<Crawler>(`/v1/crawlers/${encodeURIComponent(mod.id)}`).catch(() => null);
     if (isRecord(c) && num(c.credits_per_row)) out.ratePerRow = c.credits_per_row;
+    // A target known by its id alone (a chain written through sq api) is named as the crawler names itself.
+    const name = isRecord(c) ? (c.public_name ?? c.name) : undefined;
+    if (mod.public_name === undefined && mod.name === undefined && typeof name === 'string' && name !== '')
+      out.crawlerName = name;
   }
   return out;
 }

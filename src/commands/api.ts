@@ -28,7 +28,8 @@ export default defineVerb({
     "stderr, the cap (--max-credits, SQ_MAX_CREDITS, the profile's max-credits; above it exit 9 and nothing is sent), " +
     'and a run that may set off an Auto Billing Reset (a card charge) needs --yes off a terminal. A squid update that ' +
     'turns a schedule on (POST /v1/squids/{id}) says what each scheduled run costs, with the same cap and question, as ' +
-    '`sq squids update --schedule` does. A POST to ' +
+    '`sq squids update --schedule` does, and a chain written with POST or PATCH /v1/squids/{id}/chain what its runs cost, ' +
+    'as `sq squids chain set` does. A POST to ' +
     '/v1/plans/auto-reset that can charge the card more than the current setting asks first, as `sq billing auto-reset` ' +
     'does (--yes in scripts; without a terminal and without --yes nothing is sent, exit 2).',
   args: ['<path>'],
@@ -91,7 +92,7 @@ export default defineVerb({
     // client's pacing, and 5xx with its retries.
     // Fields made the request a POST (no -X, no --input): a 405 then says so, and how to send them as a query.
     const madePost = !opts.method && body !== undefined && opts.input === undefined;
-    if (method === 'POST') {
+    if (method === 'POST' || method === 'PATCH') {
       const { guardRawWrite } = await import('./_shared/raw-spend.js');
       await guardRawWrite(ctx, http, method, apiEndpoint(path), body, opts.maxCredits);
     }
@@ -140,7 +141,7 @@ async function checkMaxCredits(method: string, endpoint: string, value: string):
   const { spendingEndpoint } = await import('./_shared/raw-spend.js');
   if (!spendingEndpoint(method, endpoint))
     throw new UsageError(
-      '--max-credits applies to a request that starts runs (POST /v1/runs, or POST /v1/squids/{id} turning a schedule on) only',
+      '--max-credits applies to a request that starts runs (POST /v1/runs; POST /v1/squids/{id} turning a schedule on; POST or PATCH /v1/squids/{id}/chain) only',
     );
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -68,7 +68,7 @@ describe('sq api POST /v1/runs', () => {
     for (const [args, message] of [
       [
         ['/v1/me', '--max-credits', '5'],
-        '--max-credits applies to a request that starts runs (POST /v1/runs, or POST /v1/squids/{id} turning a schedule on) only',
+        '--max-credits applies to a request that starts runs (POST /v1/runs; POST /v1/squids/{id} turning a schedule on; POST or PATCH /v1/squids/{id}/chain) only',
       ],
       [['/v1/squids', '-f', 'name=x', '--max-credits', '5'], '--max-credits applies to a request that starts runs'],
       [['/v1/runs', '-f', 'squid=x', '--max-credits', 'lots'], '--max-credits must be a number of credits'],
@@ -125,6 +125,50 @@ describe('sq api POST /v1/squids/{id} turning a schedule on', () => {
       expect(r.code, r.stderr).toBe(0);
     }
     expect(await posts()).toEqual([`/v1/squids/${id}`, `/v1/squids/${id}`]);
+  });
+});
+
+describe('sq api POST and PATCH /v1/squids/{id}/chain', () => {
+  it("a new chain: what its runs cost (the target crawler's rate a row) on stderr, then the POST", async () => {
+    emu.expectWrites('POST /v1/squids/*/chain');
+    const paris = emu.squidId(DEMO_SQUIDS.paris);
+    const r = await sq(
+      [
+        'api',
+        `/v1/squids/${paris}/chain`,
+        '-f',
+        `target_module_id=${DEMO_CRAWLERS.amazon}`,
+        '-F',
+        'field_map={"website":"url"}',
+      ],
+      { env: emu.env() },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Costs too: each done run of ${paris} adds its results as tasks of the target squid`);
+    expect(r.stderr).toContain('Amazon Products Scraper charges 1 credits a row');
+  });
+
+  it('autostart on a chain whose target run is estimated above --max-credits: exit 9, no PATCH', async () => {
+    const paris = emu.squidId(DEMO_SQUIDS.paris);
+    await emu.api(`/v1/squids/${paris}/chain`, {
+      method: 'POST',
+      body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' }, autostart: false },
+    });
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: paris } });
+    for (let i = 0; i < 20 && (await emu.api(`/v1/runs/${run.id}`)).status !== 'done'; i++) await emu.advance(10_000);
+    await emu.clearRequests();
+    const r = await sq(
+      ['api', `/v1/squids/${paris}/chain`, '-X', 'PATCH', '-F', 'autostart=true', '--max-credits', '0'],
+      {
+        env: emu.env(),
+      },
+    );
+    expect(r.code).toBe(9);
+    expect(r.stderr).toMatch(
+      /over budget: each run of the chained squid is estimated at \d+ credits, above the cap of 0/,
+    );
+    expect((await emu.requests()).filter((q) => q.method === 'PATCH')).toEqual([]);
+    expect((await emu.api(`/v1/squids/${paris}/chain`)).autostart).toBe(false);
   });
 });
 

@@ -5,6 +5,8 @@
 //   Reset needs --yes off a terminal (a terminal asks).
 // - POST /v1/squids/{id} that turns a schedule on (a cron on an active squid, or activating a scheduled one): the
 //   guard of `sq squids update --schedule` — what each scheduled run costs, the cap, the question.
+// - POST or PATCH of /v1/squids/{id}/chain (a chain starts a charged run of its target after each done run): the
+//   guard of `sq squids chain set` — what the chained runs cost, the cap and the question when they start by themselves.
 // - POST /v1/plans/auto-reset that can charge more than the current setting (turning it on, a lower threshold, more
 //   resets, or usage already above the new threshold, which fires a reset at once): the question of
 //   `sq billing auto-reset`, --yes off a terminal (without it, exit 2 and nothing sent).
@@ -15,17 +17,22 @@ import type { HttpClient } from '../../api/http.js';
 import { AUTO_RESET_PATH, getAutoReset, raisesCharges } from '../../api/billing.js';
 import { RUNS_PATH } from '../../api/runs.js';
 import { getSquid } from '../../api/squids.js';
+import { getChain } from '../../api/chains.js';
+import { chainCost } from '../../billing/spend.js';
 import { confirmOrCancel } from '../../cli/confirm.js';
 import { UsageError } from '../../errors.js';
-import { guardSchedule, guardSpend, spendPolicy } from '../../billing/guard.js';
+import { guardChain, guardSchedule, guardSpend, spendPolicy } from '../../billing/guard.js';
 import { scheduleAfter } from './schedule-after.js';
 
 /** A squid's own path: POST there updates it. */
 const SQUID_PATH = /^\/v1\/squids\/([^/]+)$/;
+/** A squid's chain: POST creates it, PATCH changes its settings. */
+const CHAIN_PATH = /^\/v1\/squids\/([^/]+)\/chain$/;
 
 /** Whether `sq api` can spend with `method` on `endpoint`: what --max-credits applies to. */
 export function spendingEndpoint(method: string, endpoint: string): boolean {
-  return method === 'POST' && (endpoint === RUNS_PATH || SQUID_PATH.test(endpoint));
+  if (method === 'PATCH') return CHAIN_PATH.test(endpoint);
+  return method === 'POST' && (endpoint === RUNS_PATH || SQUID_PATH.test(endpoint) || CHAIN_PATH.test(endpoint));
 }
 
 /** Before `sq api` sends `method` to `endpoint` (its path without query or trailing slash) with `body`: the guard a
@@ -38,9 +45,30 @@ export async function guardRawWrite(
   body: unknown,
   maxCredits: string | undefined,
 ): Promise<void> {
-  if (method !== 'POST') return;
+  if (!spendingEndpoint(method, endpoint) && !(method === 'POST' && endpoint === AUTO_RESET_PATH)) return;
   const fields =
     typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const chainPath = CHAIN_PATH.exec(endpoint);
+  if (chainPath) {
+    const id = decodeURIComponent(chainPath[1]);
+    // A new chain's target squid is made on the first done run: its crawler's rate is what can be said. A change
+    // keeps the chain's target, with the autostart the body gives.
+    const existing = method === 'PATCH' ? await getChain(http, id) : null;
+    // No chain to change: the API refuses the PATCH (404) and nothing starts.
+    if (method === 'PATCH' && !existing) return;
+    const cost = existing
+      ? await chainCost(http, {
+          ...existing,
+          ...(fields.autostart !== undefined ? { autostart: fields.autostart } : {}),
+        })
+      : await chainCost(http, {
+          autostart: fields.autostart,
+          target_cluster: null,
+          target_module: { id: fields.target_module_id },
+        });
+    await guardChain(ctx, cost, await spendPolicy(ctx, maxCredits), id);
+    return;
+  }
   if (endpoint === RUNS_PATH) {
     const squid = fields.squid;
     // No squid, no run: the API refuses the request (400) and nothing is spent.
