@@ -35,6 +35,8 @@ export function spendingEndpoint(method: string, endpoint: string): boolean {
   return method === 'POST' && (endpoint === RUNS_PATH || SQUID_PATH.test(endpoint) || CHAIN_PATH.test(endpoint));
 }
 
+type Fields = Record<string, unknown>;
+
 /** Before `sq api` sends `method` to `endpoint` (its path without query or trailing slash) with `body`: the guard a
  * request that spends needs, or nothing. */
 export async function guardRawWrite(
@@ -45,74 +47,91 @@ export async function guardRawWrite(
   body: unknown,
   maxCredits: string | undefined,
 ): Promise<void> {
-  if (!spendingEndpoint(method, endpoint) && !(method === 'POST' && endpoint === AUTO_RESET_PATH)) return;
-  const fields =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const chainPath = CHAIN_PATH.exec(endpoint);
-  if (chainPath) {
-    const id = decodeURIComponent(chainPath[1]);
-    // A new chain's target squid is made on the first done run: its crawler's rate is what can be said. A change
-    // keeps the chain's target, with the autostart the body gives.
-    const existing = method === 'PATCH' ? await getChain(http, id) : null;
-    // No chain to change: the API refuses the PATCH (404) and nothing starts.
-    if (method === 'PATCH' && !existing) return;
-    const cost = existing
-      ? await chainCost(http, {
-          ...existing,
-          ...(fields.autostart !== undefined ? { autostart: fields.autostart } : {}),
-        })
-      : await chainCost(http, {
-          autostart: fields.autostart,
-          target_cluster: null,
-          target_module: { id: fields.target_module_id },
-        });
-    await guardChain(ctx, cost, await spendPolicy(ctx, maxCredits), id);
-    return;
-  }
-  if (endpoint === RUNS_PATH) {
-    const squid = fields.squid;
-    // No squid, no run: the API refuses the request (400) and nothing is spent.
-    if (squid === undefined || squid === null || squid === '') return;
-    const policy = await spendPolicy(ctx, maxCredits);
-    await guardSpend(ctx, http, String(squid), policy);
-    return;
-  }
-  const squidPath = SQUID_PATH.exec(endpoint);
-  if (squidPath && ['cron_expression', 'timezone', 'is_active'].some((k) => fields[k] !== undefined)) {
-    const id = decodeURIComponent(squidPath[1]);
-    // is_active: anything but false may be read as true by the API: the costlier reading.
-    const body = fields.is_active === undefined || fields.is_active === false ? fields : { ...fields, is_active: true };
-    const turnsOn = scheduleAfter(await getSquid(http, id), body);
-    if (!turnsOn) return;
-    await guardSchedule(ctx, http, id, await spendPolicy(ctx, maxCredits), turnsOn, id);
-    if (fields.params !== undefined)
-      ctx.out.warn(
-        "the estimate is of the squid's parameters before this request, which changes them: `sq squids estimate` gives the new one",
-      );
-    return;
-  }
-  if (endpoint === AUTO_RESET_PATH) {
-    const before = await getAutoReset(http);
-    const number = (v: unknown, was: number) => (v === undefined || !Number.isFinite(Number(v)) ? was : Number(v));
-    const after = {
-      enabled: fields.enabled === undefined ? before.enabled === true : fields.enabled !== false,
-      threshold_pct: number(fields.threshold_pct, before.threshold_pct),
-      max_resets_per_24h: number(fields.max_resets_per_24h, before.max_resets_per_24h),
-    };
-    if (!raisesCharges(before, after)) return;
-    const usage = before.current_usage_pct;
-    const firesNow = typeof usage === 'number' && usage > after.threshold_pct;
-    if (firesNow)
-      ctx.out.warn(
-        `current usage is ${usage}%, above the ${after.threshold_pct}% threshold: a reset fires as soon as this is ` +
-          'saved, and the card on file is charged for a plan renewal right away.',
-      );
-    const what =
-      `POST ${AUTO_RESET_PATH} turns on or raises automatic billing resets (threshold ${after.threshold_pct}%, up to ` +
-      `${after.max_resets_per_24h} per 24 h): each reset charges the card on file${firesNow ? ', and one fires now' : ''}`;
-    // Off a terminal the refusal says what the yes is for, not only that one is needed.
-    if (!ctx.globals.yes && !ctx.globals.dryRun && !ctx.canPrompt())
-      throw new UsageError(`${what}; nothing was sent: pass --yes to send it`);
-    await confirmOrCancel(ctx, `Send it? ${what}.`, 'cancelled: nothing was sent, the setting is unchanged');
-  }
+  const fields: Fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Fields) : {};
+  const chain = CHAIN_PATH.exec(endpoint);
+  const squid = SQUID_PATH.exec(endpoint);
+  if (chain && (method === 'POST' || method === 'PATCH'))
+    await rawChain(ctx, http, method, decodeURIComponent(chain[1]), fields, maxCredits);
+  else if (method !== 'POST') return;
+  else if (endpoint === RUNS_PATH) await rawRun(ctx, http, fields, maxCredits);
+  else if (squid) await rawSchedule(ctx, http, decodeURIComponent(squid[1]), fields, maxCredits);
+  else if (endpoint === AUTO_RESET_PATH) await rawAutoReset(ctx, http, fields);
+}
+
+/** POST /v1/runs: the guard of `sq runs start`. */
+async function rawRun(ctx: Ctx, http: HttpClient, fields: Fields, maxCredits: string | undefined): Promise<void> {
+  const squid = fields.squid;
+  // No squid, no run: the API refuses the request (400) and nothing is spent.
+  if (squid === undefined || squid === null || squid === '') return;
+  await guardSpend(ctx, http, String(squid), await spendPolicy(ctx, maxCredits));
+}
+
+/** POST /v1/squids/{id}: the guard of `sq squids update --schedule` when the update turns a schedule on. */
+async function rawSchedule(
+  ctx: Ctx,
+  http: HttpClient,
+  id: string,
+  fields: Fields,
+  maxCredits: string | undefined,
+): Promise<void> {
+  if (!['cron_expression', 'timezone', 'is_active'].some((k) => fields[k] !== undefined)) return;
+  // is_active: anything but false may be read as true by the API: the costlier reading.
+  const body = fields.is_active === undefined || fields.is_active === false ? fields : { ...fields, is_active: true };
+  const turnsOn = scheduleAfter(await getSquid(http, id), body);
+  if (!turnsOn) return;
+  await guardSchedule(ctx, http, id, await spendPolicy(ctx, maxCredits), turnsOn, id);
+  if (fields.params !== undefined)
+    ctx.out.warn(
+      "the estimate is of the squid's parameters before this request, which changes them: `sq squids estimate` gives the new one",
+    );
+}
+
+/** POST (a new chain) or PATCH (a change) of /v1/squids/{id}/chain: the guard of `sq squids chain set`. */
+async function rawChain(
+  ctx: Ctx,
+  http: HttpClient,
+  method: string,
+  id: string,
+  fields: Fields,
+  maxCredits: string | undefined,
+): Promise<void> {
+  // A new chain's target squid is made on the first done run: its crawler's rate is what can be said. A change
+  // keeps the chain's target, with the autostart the body gives.
+  const existing = method === 'PATCH' ? await getChain(http, id) : null;
+  // No chain to change: the API refuses the PATCH (404) and nothing starts.
+  if (method === 'PATCH' && !existing) return;
+  const cost = existing
+    ? await chainCost(http, { ...existing, ...(fields.autostart !== undefined ? { autostart: fields.autostart } : {}) })
+    : await chainCost(http, {
+        autostart: fields.autostart,
+        target_cluster: null,
+        target_module: { id: fields.target_module_id },
+      });
+  await guardChain(ctx, cost, await spendPolicy(ctx, maxCredits), id);
+}
+
+/** POST /v1/plans/auto-reset: the question of `sq billing auto-reset` when it can charge more than today's setting. */
+async function rawAutoReset(ctx: Ctx, http: HttpClient, fields: Fields): Promise<void> {
+  const before = await getAutoReset(http);
+  const number = (v: unknown, was: number) => (v === undefined || !Number.isFinite(Number(v)) ? was : Number(v));
+  const after = {
+    enabled: fields.enabled === undefined ? before.enabled === true : fields.enabled !== false,
+    threshold_pct: number(fields.threshold_pct, before.threshold_pct),
+    max_resets_per_24h: number(fields.max_resets_per_24h, before.max_resets_per_24h),
+  };
+  if (!raisesCharges(before, after)) return;
+  const usage = before.current_usage_pct;
+  const firesNow = typeof usage === 'number' && usage > after.threshold_pct;
+  if (firesNow)
+    ctx.out.warn(
+      `current usage is ${usage}%, above the ${after.threshold_pct}% threshold: a reset fires as soon as this is ` +
+        'saved, and the card on file is charged for a plan renewal right away.',
+    );
+  const what =
+    `POST ${AUTO_RESET_PATH} turns on or raises automatic billing resets (threshold ${after.threshold_pct}%, up to ` +
+    `${after.max_resets_per_24h} per 24 h): each reset charges the card on file${firesNow ? ', and one fires now' : ''}`;
+  // Off a terminal the refusal says what the yes is for, not only that one is needed.
+  if (!ctx.globals.yes && !ctx.globals.dryRun && !ctx.canPrompt())
+    throw new UsageError(`${what}; nothing was sent: pass --yes to send it`);
+  await confirmOrCancel(ctx, `Send it? ${what}.`, 'cancelled: nothing was sent, the setting is unchanged');
 }
