@@ -1081,24 +1081,25 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
     });
   }
 
-  it('stdin closed with a call in flight on a hanging API: the call is cancelled and the server exits within 1 s', async () => {
+  it('stdin closed with a call in flight on a hanging API: after the grace the call is answered cancelled and the server exits 0', async () => {
     const api = await hangingApi();
     try {
       const s = raw([], serverEnv({ SQ_BASE_URL: api.url }));
       await s.until(() => s.lines().length >= 1);
       s.child.stdin.write(call(2, 'balance'));
       await api.requested;
-      const t = Date.now();
       s.child.stdin.end();
-      const { at } = await s.closed;
-      // The server's own bound is 1 s (calls.ts: STDIN_GRACE_MS and the cancel); ~0.6 s idle. Asserted at 10 times
-      // that, so that a loaded machine does not fail it; a server that waits for the API never ends at all.
-      expect(at - t).toBeLessThan(10_000);
-      expect(s.lines().find((l) => l.id === 2)?.result?.isError).toBe(true);
+      // The server's own bound is STDIN_GRACE_MS (10 s, calls.ts) and the cancel: no wall time is asserted here (a
+      // loaded machine), and a server that waited for the API would never end and fail on this test's timeout.
+      expect((await s.closed).code).toBe(0);
+      expect(s.lines().find((l) => l.id === 2)?.result).toMatchObject({
+        isError: true,
+        content: [{ text: 'INTERRUPTED (exit 130): cancelled: the client closed stdin' }],
+      });
     } finally {
       api.close();
     }
-  });
+  }, 60_000);
 
   it('a client that closes its end of stdout ends the session: exit 0, no uncaught EPIPE', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp', '--quiet'], {
