@@ -24,14 +24,10 @@ export default defineVerb({
     'never from the command line); header values named like secrets are masked in --verbose traces. -i prints the ' +
     'HTTP status line and the response headers before the body (secret-looking ones masked unless --show-secrets), ' +
     'also for a 4xx answer, which still exits with its error code. --jq/--template filter the body like any --json output.\n\n' +
-    'Spending: a request that starts a run (POST /v1/runs) is estimated first, as `sq runs start` is: the estimate on ' +
-    "stderr, the cap (--max-credits, SQ_MAX_CREDITS, the profile's max-credits; above it exit 9 and nothing is sent), " +
-    'and a run that may set off an Auto Billing Reset (a card charge) needs --yes off a terminal. A squid update that ' +
-    'turns a schedule on (POST /v1/squids/{id}) says what each scheduled run costs, with the same cap and question, as ' +
-    '`sq squids update --schedule` does, and a chain written with POST or PATCH /v1/squids/{id}/chain what its runs cost, ' +
-    'as `sq squids chain set` does. A POST to ' +
-    '/v1/plans/auto-reset that can charge the card more than the current setting asks first, as `sq billing auto-reset` ' +
-    'does (--yes in scripts; without a terminal and without --yes nothing is sent, exit 2).',
+    'A request that spends is guarded as the verb that sends it is: POST /v1/runs (sq runs start), POST /v1/squids/{id} turning a ' +
+    'schedule on (squids update --schedule), POST or PATCH /v1/squids/{id}/chain (squids chain set): the estimate on ' +
+    "stderr, the cap (--max-credits, SQ_MAX_CREDITS or the profile's; exit 9, nothing sent), --yes off a terminal for " +
+    'a card charge. A POST to /v1/plans/auto-reset that can charge more asks as sq billing auto-reset does.',
   args: ['<path>'],
   options: [
     { flags: '-X, --method <method>', description: 'HTTP method', choices: METHODS },
