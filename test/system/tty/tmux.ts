@@ -1,5 +1,6 @@
 // A real terminal for prompt tests: a private tmux server (own socket), one session per terminal. A test file sets
 // it up with useTmuxEmulator() (an emulator and terminals running sq against it) or useTmux() (terminals alone).
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach } from 'vitest';
 import { BIN, tempConfigDir } from '../../helpers/cli.js';
@@ -23,7 +24,9 @@ export async function sqInTmux(
   env: Record<string, string>,
   size: { width?: number; height?: number } = {},
 ): Promise<Term> {
-  const socket = `sq-tty-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  // The server's socket in a temp dir of the test file's own (removed with it): with -L the socket went under
+  // /tmp/tmux-UID/, where kill-server left it behind (29 files a test:system run).
+  const socket = join(tempDir('sq-tty-sock-'), 'tmux');
   const session = 'sq';
   // A code cache of its own, so the tests never write into the machine's ~/.cache.
   const cache = tempDir('sq-tty-cache-');
@@ -39,7 +42,7 @@ export async function sqInTmux(
   const cmd =
     `env -u CI -u SQ_NO_INPUT -u SQ_TOKEN -u SQ_PROFILE ${vars.join(' ')} ${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')}; ` +
     `echo "EXIT:$?"; sleep 120`;
-  const tmux = (...a: string[]) => execa('tmux', ['-L', socket, ...a]);
+  const tmux = (...a: string[]) => execa('tmux', ['-S', socket, ...a]);
   await tmux(
     '-f',
     '/dev/null',
