@@ -34,13 +34,7 @@ export interface SpendPolicy {
   confirmAbove: number;
 }
 
-/** The option every verb that starts a run takes. */
-export const MAX_CREDITS_OPTION = {
-  flags: '--max-credits <n>',
-  description:
-    'estimate first and start nothing (exit 9) when the run would cost more than N credits (a ' +
-    'number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
-} as const;
+export { MAX_CREDITS_OPTION } from './cap-option.js';
 
 /** The cap and the confirmation threshold, read before any request: a bad value is exit 2 naming where it came from. */
 export async function spendPolicy(ctx: Ctx, maxCredits: string | undefined): Promise<SpendPolicy> {

@@ -6,7 +6,7 @@ import { readInput } from '../cli/stdin.js';
 import { isSecretKey, MASK, maskSecrets, secretValues } from '../lib/secrets.js';
 import type { Ctx } from '../cli/context.js';
 import { importPackage } from '../import-package.js';
-import { MAX_CREDITS_OPTION } from '../billing/guard.js';
+import { MAX_CREDITS_OPTION } from '../billing/cap-option.js';
 import { creditsValue } from '../config/settings.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
