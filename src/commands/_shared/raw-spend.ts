@@ -14,13 +14,12 @@
 // costlier reading.
 import type { Ctx } from '../../cli/context.js';
 import type { HttpClient } from '../../api/http.js';
-import { AUTO_RESET_PATH, getAutoReset, raisesCharges } from '../../api/billing.js';
+import { AUTO_RESET_PATH, getAutoReset } from '../../api/billing.js';
 import { RUNS_PATH } from '../../api/runs.js';
 import { getSquid } from '../../api/squids.js';
 import { getChain } from '../../api/chains.js';
 import { chainCost } from '../../billing/spend.js';
-import { confirmOrCancel } from '../../cli/confirm.js';
-import { UsageError } from '../../errors.js';
+import { confirmAutoResetChange } from '../../billing/auto-reset-change.js';
 import { guardChain, guardSchedule, guardSpend, spendPolicy } from '../../billing/guard.js';
 import { scheduleAfter } from './schedule-after.js';
 
@@ -119,19 +118,12 @@ async function rawAutoReset(ctx: Ctx, http: HttpClient, fields: Fields): Promise
     threshold_pct: number(fields.threshold_pct, before.threshold_pct),
     max_resets_per_24h: number(fields.max_resets_per_24h, before.max_resets_per_24h),
   };
-  if (!raisesCharges(before, after)) return;
-  const usage = before.current_usage_pct;
-  const firesNow = typeof usage === 'number' && usage > after.threshold_pct;
-  if (firesNow)
-    ctx.out.warn(
-      `current usage is ${usage}%, above the ${after.threshold_pct}% threshold: a reset fires as soon as this is ` +
-        'saved, and the card on file is charged for a plan renewal right away.',
-    );
-  const what =
+  // Off a terminal the refusal says what the yes is for, not only that one is needed.
+  const what = (firesNow: boolean) =>
     `POST ${AUTO_RESET_PATH} turns on or raises automatic billing resets (threshold ${after.threshold_pct}%, up to ` +
     `${after.max_resets_per_24h} per 24 h): each reset charges the card on file${firesNow ? ', and one fires now' : ''}`;
-  // Off a terminal the refusal says what the yes is for, not only that one is needed.
-  if (!ctx.globals.yes && !ctx.globals.dryRun && !ctx.canPrompt())
-    throw new UsageError(`${what}; nothing was sent: pass --yes to send it`);
-  await confirmOrCancel(ctx, `Send it? ${what}.`, 'cancelled: nothing was sent, the setting is unchanged');
+  await confirmAutoResetChange(ctx, before, after, {
+    question: (firesNow) => `Send it? ${what(firesNow)}.`,
+    refusal: (firesNow) => `${what(firesNow)}; nothing was sent: pass --yes to send it`,
+  });
 }

@@ -2,15 +2,13 @@ import { defineVerb } from '../../cli/command.js';
 import type { Ctx } from '../../cli/context.js';
 import type { Column } from '../../output/types.js';
 import { exclusive, optionalInt } from '../../validate/index.js';
-import { confirmOrCancel } from '../../cli/confirm.js';
 import { openWeb, WEB_OPTION } from '../../cli/browser.js';
-import { getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
+import { getAutoReset, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
+import { confirmAutoResetChange, pct } from '../../billing/auto-reset-change.js';
 import { getBalance } from '../../api/user.js';
 import type { Balance } from '../../api/records.js';
 import { autoResetStatusLines } from '../../billing/describe.js';
 import { autoResetFacts, balanceFacts } from '../../billing/spend.js';
-
-const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v : v.toFixed(2)}%` : 'n/a');
 
 // Terminal view: each field with what it means. CSV/TSV/JSON keep the raw values.
 function humanColumns(s: AutoReset): Column[] {
@@ -141,23 +139,12 @@ export default defineVerb({
       threshold_pct: threshold ?? before.threshold_pct,
       max_resets_per_24h: maxResets ?? before.max_resets_per_24h,
     };
-    const usage = before.current_usage_pct;
-    const firesNow = after.enabled && typeof usage === 'number' && usage > after.threshold_pct;
-    if (firesNow) {
-      ctx.out.warn(
-        `current usage is ${pct(usage)}, above the ${pct(after.threshold_pct)} threshold: a reset fires as soon as ` +
-          'this is saved, and the card on file is charged for a plan renewal right away.',
-      );
-    }
-    if (raisesCharges(before, after)) {
-      const what = before.enabled ? 'Update automatic billing reset' : 'Enable automatic billing reset';
-      await confirmOrCancel(
-        ctx,
+    const what = before.enabled ? 'Update automatic billing reset' : 'Enable automatic billing reset';
+    await confirmAutoResetChange(ctx, before, after, {
+      question: (firesNow) =>
         `${what} (threshold ${after.threshold_pct}%, up to ${after.max_resets_per_24h} per 24 h)? ` +
-          `Each reset charges the card on file${firesNow ? ', and one fires now' : ''}.`,
-        'cancelled: nothing was sent, the setting is unchanged',
-      );
-    }
+        `Each reset charges the card on file${firesNow ? ', and one fires now' : ''}.`,
+    });
 
     const saved = await setAutoReset(http, body);
     const resetsBefore = typeof before.resets_used_in_window === 'number' ? before.resets_used_in_window : 0;
